@@ -1,0 +1,94 @@
+"""A small cache-based rate limiter against guessing: login and the banker-code confirmation.
+
+Attempts are counted per (client address, target) — the username for the login, the table
+for the confirmation code — in fixed windows in the shared cache. Not by address alone: a
+hall's NAT puts 500 spectators behind one address, and they must still get the leaderboard
+(read-only pages are never limited here).
+
+Wiring (config/urls.py)::
+
+    from config.ratelimit import RateLimitedLoginView
+    path("login/", RateLimitedLoginView.as_view(), name="login"),
+
+The console calls ``check_confirmation_attempt(request, table_id)`` before checking a code;
+it raises :class:`RateLimited` (HTTP 429 through the domain-error middleware/handler).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+
+from django.conf import settings
+from django.contrib.auth import views as auth_views
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext_lazy as _
+
+from config.errors import DomainError
+
+LOGIN_ATTEMPTS = 10  # per (address, username) per window
+CONFIRM_ATTEMPTS = 5  # per (address, table) per window: 4 digits = 10,000 codes
+WINDOW_SECONDS = 300
+
+TOO_MANY = _("Too many attempts. Wait a few minutes, then try again.")
+
+
+class RateLimited(DomainError):
+    code = "rate_limited"
+    http_status = 429
+
+
+def client_address(request: HttpRequest) -> str:
+    """REMOTE_ADDR; X-Forwarded-For only when a trusted proxy sets it (TRUST_X_FORWARDED_FOR),
+    since anyone else could rotate it to escape the limit."""
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    if forwarded and getattr(settings, "TRUST_X_FORWARDED_FOR", False):
+        return forwarded.split(",")[0].strip()
+    return request.META.get("REMOTE_ADDR", "") or "unknown"
+
+
+def _key(scope: str, address: str, target: str) -> str:
+    digest = hashlib.sha256(f"{address}|{target.strip().lower()}".encode()).hexdigest()[:32]
+    window = int(time.time() // WINDOW_SECONDS)
+    return f"ratelimit:{scope}:{window}:{digest}"
+
+
+def hit(scope: str, address: str, target: str, *, limit: int) -> bool:
+    """Count one attempt; True while within the limit. A cache outage never locks people out."""
+    key = _key(scope, address, target)
+    try:
+        if cache.add(key, 1, timeout=WINDOW_SECONDS + 5):
+            return True
+        return cache.incr(key) <= limit
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, timeout=WINDOW_SECONDS + 5)
+        return True
+    except Exception:  # noqa: BLE001 - Redis down: fail open (the hall must keep working)
+        return True
+
+
+def attempts_left(scope: str, address: str, target: str, *, limit: int) -> int:
+    try:
+        used = cache.get(_key(scope, address, target)) or 0
+    except Exception:  # noqa: BLE001
+        used = 0
+    return max(0, limit - int(used))
+
+
+def check_confirmation_attempt(request: HttpRequest, table_id: int) -> None:
+    """Call before checking a confirmation code; raises RateLimited after too many tries."""
+    if not hit("confirm", client_address(request), f"table:{table_id}", limit=CONFIRM_ATTEMPTS):
+        raise RateLimited(TOO_MANY)
+
+
+class RateLimitedLoginView(auth_views.LoginView):
+    """Django's LoginView; POSTs beyond the limit for (address, username) get 429."""
+
+    def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        username = request.POST.get("username", "")[:150]
+        if not hit("login", client_address(request), f"user:{username}", limit=LOGIN_ATTEMPTS):
+            response = HttpResponse(str(TOO_MANY), status=429, content_type="text/plain")
+            response["Retry-After"] = str(WINDOW_SECONDS)
+            return response
+        return super().post(request, *args, **kwargs)

@@ -1,0 +1,2 @@
+"""The banker's referee console: games, event log, clock and timers; ``referee.rules`` is the
+pure rules engine."""

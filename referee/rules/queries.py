@@ -1,0 +1,261 @@
+"""Answers a banker needs, computed from the state: rent, costs, net worth, standings, and
+what a player may do now. All take a ``GameState`` (or a ``Game``) and change nothing."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .board import Square
+from .engine import BANK, Game, GameState, check_event
+from .errors import RuleViolation
+from .rulesets import MortgagedGroupRent
+
+__all__ = [
+    "NetWorth",
+    "Standing",
+    "build_cost",
+    "building_sale_value",
+    "interest_due",
+    "legal_actions",
+    "mortgage_value",
+    "net_worth",
+    "payoff_cost",
+    "rent_due",
+    "standings",
+    "unowned_deeds",
+]
+
+
+def _state(state: GameState | Game) -> GameState:
+    return state.state if isinstance(state, Game) else state
+
+
+def _deed(s: GameState, deed: str | Square) -> Square:
+    return s.board.deed(deed if isinstance(deed, str) else deed.key)
+
+
+# --------------------------------------------------------------------------- rent and prices
+
+
+def rent_due(state: GameState | Game, deed: str, *, dice: int | None = None) -> int:
+    """The rent a player landing on ``deed`` owes its owner now (0 if none is due).
+
+    Utilities need ``dice`` (the roll's total, 2–12). Stations count every station the owner
+    has, mortgaged ones included; a mortgaged deed itself earns nothing.
+    """
+    s = _state(state)
+    d = _deed(s, deed)
+    owner = s.owner.get(d.key)
+    if owner is None or d.key in s.mortgaged:
+        return 0
+    rules = s.rules
+    if owner in s.in_jail and not rules.owner_in_jail_collects_rent:
+        return 0
+    group = s.board.group_members[d.key]
+    if d.kind == "street":
+        lvl = s.level[d.key]
+        if lvl > rules.max_houses:
+            return d.rent_hotel
+        if lvl:
+            return d.rents[lvl]
+        if all(s.owner.get(k) == owner for k in group):
+            none_mortgaged = not any(k in s.mortgaged for k in group)
+            if (
+                none_mortgaged
+                or rules.mortgaged_group_rent == MortgagedGroupRent.DOUBLE_UNMORTGAGED
+            ):
+                return 2 * d.rents[0]
+        return d.rents[0]
+    owned = sum(1 for k in group if s.owner.get(k) == owner)
+    if d.kind == "station":
+        return d.rents[owned - 1]
+    if dice is None or type(dice) is not int or not 2 <= dice <= 12:
+        raise ValueError(f"rent for {d.name} depends on the dice: pass dice=2..12")
+    return d.rents[owned - 1] * dice
+
+
+def build_cost(state: GameState | Game, deed: str) -> int:
+    """What the next building on ``deed`` costs (a hotel costs one more house's price)."""
+    return _deed(_state(state), deed).house_cost
+
+
+def building_sale_value(state: GameState | Game, deed: str) -> int:
+    """What selling one building level of ``deed`` back to the bank returns (half price)."""
+    return _deed(_state(state), deed).house_cost // 2
+
+
+def mortgage_value(state: GameState | Game, deed: str) -> int:
+    """What the bank pays for mortgaging ``deed``."""
+    return _deed(_state(state), deed).mortgage
+
+
+def payoff_cost(state: GameState | Game, deed: str) -> int:
+    """Mortgage + 10 % interest rounded up, in whole numbers: ``(m * 11 + 9) // 10``."""
+    return _deed(_state(state), deed).payoff
+
+
+def interest_due(state: GameState | Game, deed: str) -> int:
+    """The 10 % (rounded up) a player pays to keep a mortgaged deed they received."""
+    return _deed(_state(state), deed).interest
+
+
+def unowned_deeds(state: GameState | Game) -> list[str]:
+    """Deeds still with the bank, in board order (what the auction stop must auction)."""
+    s = _state(state)
+    owner = s.owner
+    return [d.key for d in s.board.deeds if d.key not in owner]
+
+
+# --------------------------------------------------------------------------- net worth
+
+
+@dataclass(frozen=True, slots=True)
+class NetWorth:
+    """Net worth by the rulebooks: cash, deeds at price, mortgaged deeds at half price,
+    houses at cost, hotels at (max houses + 1) × house cost."""
+
+    cash: int = 0
+    deeds: int = 0
+    mortgaged: int = 0
+    houses: int = 0
+    hotels: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.cash + self.deeds + self.mortgaged + self.houses + self.hotels
+
+    def as_dict(self) -> dict[str, int]:
+        return {
+            "cash": self.cash,
+            "deeds": self.deeds,
+            "mortgaged": self.mortgaged,
+            "houses": self.houses,
+            "hotels": self.hotels,
+        }
+
+
+def net_worth(state: GameState | Game, player: str) -> NetWorth:
+    """The player's net worth with its breakdown; a bankrupt player is worth 0."""
+    s = _state(state)
+    if player not in s.seats:
+        raise KeyError(f"unknown player {player!r}")
+    if player in s.bankrupt_set:
+        return NetWorth()
+    max_houses = s.rules.max_houses
+    hotel_units = max_houses + 1
+    deeds = mortgaged = houses = hotels = 0
+    level = s.level
+    for d in s.deeds_of(player):
+        if d.key in s.mortgaged:
+            mortgaged += d.price // 2
+        else:
+            deeds += d.price
+        lvl = level.get(d.key, 0)
+        if lvl > max_houses:
+            hotels += hotel_units * d.house_cost
+        elif lvl:
+            houses += lvl * d.house_cost
+    return NetWorth(s.cash[player], deeds, mortgaged, houses, hotels)
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    player: str
+    place: int
+    bankrupt: bool
+    net_worth: int
+    breakdown: NetWorth
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "place": self.place,
+            "bankrupt": self.bankrupt,
+            "net_worth": self.net_worth,
+            "breakdown": self.breakdown.as_dict(),
+        }
+
+
+def standings(state: GameState | Game) -> list[Standing]:
+    """Players best first: remaining ones by net worth (equal worth shares a place: 1, 1, 3),
+    then bankrupt ones, the later bankruptcy above the earlier."""
+    s = _state(state)
+    worths = [(p, net_worth(s, p)) for p in s.players if p not in s.bankrupt_set]
+    worths.sort(key=lambda item: -item[1].total)  # stable: seat order among equals
+    out: list[Standing] = []
+    previous: int | None = None
+    place = 0
+    for position, (player, worth) in enumerate(worths, start=1):
+        total = worth.total
+        if total != previous:
+            place, previous = position, total
+        out.append(Standing(player, place, False, total, worth))
+    for player in reversed(s.bankrupt):
+        out.append(Standing(player, len(out) + 1, True, 0, NetWorth()))
+    return out
+
+
+# --------------------------------------------------------------------------- legal actions
+
+
+def legal_actions(state: GameState | Game, player: str) -> dict[str, list[str]]:
+    """What ``player`` may do now, per action: the deeds it applies to, or ``[]`` for actions
+    without a deed (``jail``, ``release``, ``pay``, ``cash``, ``bankrupt``). Actions that are not
+    allowed are absent. Each entry passed the same checks ``apply`` makes, with the simplest
+    parameters (auction at the minimum bid, trade to the next player for no cash, pay 1 to the
+    bank, bankrupt to the bank).
+    """
+    s = _state(state)
+    if player not in s.seats:
+        raise KeyError(f"unknown player {player!r}")
+
+    def allowed(event: dict[str, Any]) -> bool:
+        try:
+            check_event(s, event)
+        except RuleViolation:
+            return False
+        return True
+
+    out: dict[str, list[str]] = {}
+    board = s.board
+    owner = s.owner
+    unowned = [d.key for d in board.deeds if d.key not in owner]
+    mine = [d.key for d in board.deeds if owner.get(d.key) == player]
+    partner = next((p for p in s.active_players if p != player), None)
+    candidates: list[tuple[str, list[dict[str, Any]]]] = [
+        ("deal", [{"type": "deal", "player": player, "deed": k} for k in unowned]),
+        ("buy", [{"type": "buy", "player": player, "deed": k} for k in unowned]),
+        (
+            "auction",
+            [
+                {"type": "auction", "deed": k, "winner": player, "price": s.rules.auction_min_bid}
+                for k in unowned
+            ],
+        ),
+        ("build", [{"type": "build", "deed": k} for k in mine]),
+        ("sell_building", [{"type": "sell_building", "deed": k} for k in mine]),
+        ("mortgage", [{"type": "mortgage", "deed": k} for k in mine]),
+        ("unmortgage", [{"type": "unmortgage", "deed": k} for k in mine]),
+    ]
+    if partner is not None:
+        candidates.append(
+            (
+                "trade",
+                [{"type": "trade", "from": player, "to": partner, "deeds": [k]} for k in mine],
+            )
+        )
+    for action, events in candidates:
+        deeds = [e.get("deed") or e["deeds"][0] for e in events if allowed(e)]
+        if deeds:
+            out[action] = deeds
+    for action, event in (
+        ("jail", {"type": "jail", "player": player}),
+        ("release", {"type": "release", "player": player}),
+        ("pay", {"type": "pay", "from": player, "to": BANK, "amount": 1}),
+        ("cash", {"type": "cash", "player": player, "amount": 0}),
+        ("bankrupt", {"type": "bankrupt", "player": player, "creditor": BANK}),
+    ):
+        if allowed(event):
+            out[action] = []
+    return out

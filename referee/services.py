@@ -1,0 +1,416 @@
+"""Writes of the referee console: the event log, the clock's deadlines, the count and its
+confirmation. Every write locks the game row, so two bankers racing on one table get one
+winner and one 409, never two events with one sequence number.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from referee import rules
+from tournament.models import Table
+
+from . import engine_cache, errors
+from .models import Game, GameEvent, GameResult, Placement
+
+SERVER_EVENTS = ("auction_stop", "time_up")
+
+
+@dataclass(frozen=True)
+class PostOutcome:
+    event: GameEvent
+    created: bool
+    game: Game
+
+
+# --------------------------------------------------------------------------- set-up
+
+
+def tournament_overrides(tournament) -> dict[str, Any]:
+    """The tournament's changes to its ruleset (time limit, auction stop, end mode)."""
+    overrides: dict[str, Any] = {}
+    if tournament.time_limit_minutes:
+        overrides["time_limit_minutes"] = tournament.time_limit_minutes
+    if tournament.auction_stop_minutes:
+        overrides["auction_stop_minute"] = tournament.auction_stop_minutes
+    if tournament.time_limit_mode:
+        overrides["time_limit_mode"] = tournament.time_limit_mode
+    return overrides
+
+
+def player_key(player_id: int) -> str:
+    """The opaque identifier a player has in game records."""
+    return str(player_id)
+
+
+@transaction.atomic
+def ensure_game(*, table: Table) -> Game:
+    """The table's game, created from its seating the first time it is needed."""
+    existing = Game.objects.filter(table=table).first()
+    if existing is not None:
+        if existing.event_count == 0:
+            # Nothing happened yet: follow seating changes made since the console was opened.
+            seats = list(table.seats.order_by("position").values_list("player_id", flat=True))
+            players = [player_key(pid) for pid in seats]
+            if seats and players != existing.players:
+                Game.objects.filter(pk=existing.pk, event_count=0).update(players=players)
+                existing.players = players
+                engine_cache.forget(existing.pk)
+        return existing
+    tournament = table.round.tournament
+    seats = list(table.seats.order_by("position").values_list("player_id", flat=True))
+    if not seats:
+        raise errors.GameNotReady(errors.NO_SEATS, params={"table": table.number})
+    game = Game(
+        table=table,
+        ruleset=tournament.ruleset,
+        board=tournament.board,
+        overrides=tournament_overrides(tournament),
+        players=[player_key(pid) for pid in seats],
+        confirmation_code=f"{secrets.randbelow(10_000):04d}",
+    )
+    engine_cache.new_engine(game)  # refuses an unknown ruleset/board before saving
+    try:
+        with transaction.atomic():
+            game.save()
+    except IntegrityError:  # another request created it a moment earlier
+        return Game.objects.get(table=table)
+    return game
+
+
+# --------------------------------------------------------------------------- the clock
+
+
+def _minutes(value: int | None) -> dt.timedelta | None:
+    return None if value is None else dt.timedelta(minutes=value)
+
+
+def plan_deadlines(game: Game, engine: rules.Game) -> None:
+    """Derive the clock fields and the wall-clock deadlines from the engine's state."""
+    state = engine.state
+    game.status = engine.status
+    game.end_reason = engine.end_reason or ""
+    game.started_at = state.clock_start
+    game.paused_at = state.pause_started if state.paused else None
+    game.paused_seconds = state.paused_total.total_seconds()
+    game.auction_stop_done = bool(state.auction_stop)
+    running = game.started_at is not None and not state.paused
+    base = game.started_at + state.paused_total if game.started_at is not None else None
+    stop = _minutes(engine.ruleset.auction_stop_minute)
+    limit = _minutes(engine.ruleset.time_limit_minutes)
+    live = game.status in (Game.Status.SETUP, Game.Status.RUNNING)
+    game.auction_stop_due = (
+        base + stop if running and live and stop and not state.auction_stop else None
+    )
+    game.time_up_due = base + limit if running and live and limit else None
+
+
+def summarize(engine: rules.Game) -> dict[str, Any]:
+    """What overview pages need without replaying: net worth per player and the leader."""
+    state = engine.state
+    worth = {key: rules.net_worth(state, key).total for key in state.players}
+    active = [key for key in state.players if key not in state.bankrupt_set]
+    leader = max(active, key=lambda key: worth[key], default=None)
+    return {
+        "net_worth": worth,
+        "leader": leader,
+        "bankrupt": list(state.bankrupt),
+        "unowned": len(rules.unowned_deeds(state)),
+    }
+
+
+def _due_server_event(game: Game, now: dt.datetime) -> dict | None:
+    if game.auction_stop_due is not None and game.auction_stop_due <= now:
+        return {"type": "auction_stop", "at": game.auction_stop_due.isoformat()}
+    if game.time_up_due is not None and game.time_up_due <= now:
+        return {"type": "time_up", "at": game.time_up_due.isoformat()}
+    return None
+
+
+def _enforce_locked(game: Game, engine: rules.Game, now: dt.datetime) -> list[GameEvent]:
+    """Record the auction stop and the time limit that are due; safe to call any number of times."""
+    recorded = []
+    while (event := _due_server_event(game, now)) is not None:
+        try:
+            engine.apply(event)
+        except rules.RuleViolation:
+            # The state moved on (e.g. the game ended); nothing is due any more.
+            game.auction_stop_due = game.time_up_due = None
+            break
+        recorded.append(_store(game, engine, event, author=None, key="", now=now))
+    return recorded
+
+
+def enforce_deadlines(*, game_id: int, now: dt.datetime | None = None) -> list[GameEvent]:
+    """Timer entry point (Celery task, sweep, or the next request for the table)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if _due_server_event(game, now) is None:
+            return []
+        engine = engine_cache.engine_for(game)
+        try:
+            recorded = _enforce_locked(game, engine, now)
+            game.save()
+        except Exception:
+            engine_cache.forget(game.pk)
+            raise
+    if recorded:
+        _after_change(game)
+    return recorded
+
+
+def due_games(*, now: dt.datetime | None = None) -> list[int]:
+    now = now or timezone.now()
+    from django.db.models import Q
+
+    return list(
+        Game.objects.filter(Q(auction_stop_due__lte=now) | Q(time_up_due__lte=now)).values_list(
+            "pk", flat=True
+        )
+    )
+
+
+# --------------------------------------------------------------------------- events
+
+
+def _store(
+    game: Game, engine: rules.Game, event: dict, *, author: User | None, key: str, now: dt.datetime
+) -> GameEvent:
+    row = GameEvent.objects.create(
+        game=game,
+        seq=game.event_count,
+        type=event["type"],
+        data=event,
+        author=author,
+        recorded_at=now,
+        game_seconds=game.game_seconds(now) if game.started_at else None,
+        idempotency_key=key,
+    )
+    game.event_count += 1
+    game.last_event_at = now
+    plan_deadlines(game, engine)
+    game.summary = summarize(engine)
+    if game.status == Game.Status.FINISHED and game.ended_at is None:
+        # A time limit noticed late still ends the game at its deadline.
+        game.ended_at = dt.datetime.fromisoformat(event["at"]) if event.get("at") else now
+    elif game.status != Game.Status.FINISHED:
+        game.ended_at = None
+    return row
+
+
+def post_event(
+    *,
+    game_id: int,
+    event: dict[str, Any],
+    author: User | None,
+    expected_seq: int | None = None,
+    idempotency_key: str = "",
+    now: dt.datetime | None = None,
+) -> PostOutcome:
+    """Append one banker event, checked by the rules engine.
+
+    A retry with the same idempotency key returns the first answer and adds nothing. A stale
+    ``expected_seq`` is refused with 409 before the engine is asked.
+    """
+    now = now or timezone.now()
+    if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+        raise errors.DomainError(errors.BAD_EVENT, code="bad_event")
+    # The server's clock is the game's clock: a client's own "at" is replaced.
+    event = {**event, "at": now.isoformat()}
+    refusal: errors.DomainError | None = None
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if idempotency_key:
+            first = game.events.filter(idempotency_key=idempotency_key).first()
+            if first is not None:
+                return PostOutcome(first, False, game)
+        engine = engine_cache.engine_for(game)
+        deadlines = (game.auction_stop_due, game.time_up_due)
+        try:
+            # Deadlines that passed are recorded first, and stay recorded even if the
+            # banker's event is then refused.
+            server_events = _enforce_locked(game, engine, now)
+            if expected_seq is not None and expected_seq != game.event_count:
+                refusal = errors.StaleSequence(
+                    errors.STALE_SEQUENCE,
+                    params={"expected": expected_seq, "current": game.event_count},
+                )
+            else:
+                try:
+                    engine.apply(event)
+                except rules.RuleViolation as violation:
+                    refusal = errors.EventRefused(violation)
+            if refusal is None:
+                row = _store(game, engine, event, author=author, key=idempotency_key, now=now)
+                if author is not None:
+                    game.banker_seen_at = now
+            if refusal is None or server_events:
+                game.save()
+        except Exception:
+            engine_cache.forget(game.pk)
+            raise
+    if refusal is not None:
+        if server_events:
+            _after_change(game, replan=True)
+        raise refusal
+    _after_change(game, replan=deadlines != (game.auction_stop_due, game.time_up_due))
+    return PostOutcome(row, True, game)
+
+
+def load_events(
+    *, game_id: int, events: list[dict[str, Any]], author: User | None = None
+) -> int:
+    """Append a whole list of events at once (an imported record, the demo): every event is
+    checked by the engine, stored with its own ``at`` as server time, in one transaction."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        engine = engine_cache.engine_for(game)
+        rows = []
+        try:
+            for event in events:
+                try:
+                    engine.apply(event)
+                except rules.RuleViolation as violation:
+                    raise errors.EventRefused(violation) from None
+                at = dt.datetime.fromisoformat(event["at"]) if event.get("at") else timezone.now()
+                played = engine.state.game_time(at)
+                rows.append(
+                    GameEvent(
+                        game=game, seq=game.event_count, type=event["type"], data=event,
+                        author=author, recorded_at=at,
+                        game_seconds=played.total_seconds() if played is not None else None,
+                    )
+                )
+                game.event_count += 1
+                game.last_event_at = at
+                if engine.status == Game.Status.FINISHED and game.ended_at is None:
+                    game.ended_at = at
+        except Exception:
+            engine_cache.forget(game.pk)
+            raise
+        GameEvent.objects.bulk_create(rows)
+        plan_deadlines(game, engine)
+        game.summary = summarize(engine)
+        game.save()
+    _after_change(game, replan=True)
+    return len(rows)
+
+
+def check_event(*, game: Game, event: dict[str, Any], now: dt.datetime | None = None) -> None:
+    """Dry run: would the engine accept this event now? Raises EventRefused if not."""
+    now = now or timezone.now()
+    engine = engine_cache.engine_for(game)
+    try:
+        engine.check({**event, "at": now.isoformat()})
+    except rules.RuleViolation as violation:
+        raise errors.EventRefused(violation) from None
+
+
+def _after_change(game: Game, *, replan: bool = False, result: bool = False) -> None:
+    """After commit: tell the public pages something changed; re-plan timers if they moved;
+    tell the standings when a result changed."""
+    from . import signals, timers
+
+    game_id = game.pk
+
+    def notify() -> None:
+        timers.game_changed(game_id, replan=replan)
+        if result:
+            tournament_id = (
+                Game.objects.filter(pk=game_id).values_list("table__round__tournament", flat=True)
+            ).first()
+            signals.result_changed.send(sender=Game, game_id=game_id, tournament_id=tournament_id)
+
+    transaction.on_commit(notify)
+
+
+# --------------------------------------------------------------------------- the count
+
+
+def count_result(*, game_id: int, author: User | None, now: dt.datetime | None = None) -> GameResult:
+    """Freeze the net-worth count of an ended game into placements awaiting confirmation."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = Game.objects.select_for_update().select_related("table").get(pk=game_id)
+        if game.status != Game.Status.FINISHED:
+            raise errors.ResultNotReady(errors.GAME_NOT_ENDED)
+        result = GameResult.objects.filter(game=game).first()
+        if result is not None and result.status == GameResult.Status.CONFIRMED:
+            raise errors.ResultNotReady(errors.RESULT_ALREADY_FINAL)
+        engine = engine_cache.engine_for(game)
+        standings = rules.standings(engine.state)
+        if result is None:
+            result = GameResult.objects.create(game=game, counted_by=author, counted_at=now)
+        else:
+            result.status = GameResult.Status.COUNTED
+            result.counted_by, result.counted_at = author, now
+            result.save()
+            result.placements.all().delete()
+        Placement.objects.bulk_create(
+            [
+                Placement(
+                    result=result,
+                    player_id=int(row.player),
+                    place=row.place,
+                    net_worth=row.net_worth,
+                    breakdown=row.breakdown.as_dict(),
+                    bankrupt=row.bankrupt,
+                )
+                for row in standings
+            ]
+        )
+    _after_change(game, result=True)
+    return result
+
+
+def confirm_result(
+    *,
+    game_id: int,
+    code: str | None,
+    by: User | None,
+    head_referee: bool = False,
+    now: dt.datetime | None = None,
+) -> GameResult:
+    """A second person makes the count final: a player's code, or the head referee."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        result = GameResult.objects.filter(game=game).first()
+        if result is None:
+            raise errors.ResultNotReady(errors.RESULT_NOT_COUNTED)
+        if result.status == GameResult.Status.CONFIRMED:
+            return result
+        if not head_referee and not secrets.compare_digest(
+            (code or "").strip(), game.confirmation_code
+        ):
+            raise errors.WrongConfirmationCode(errors.WRONG_CODE)
+        result.status = GameResult.Status.CONFIRMED
+        result.confirmed_at = now
+        result.confirmed_by = by
+        result.confirmed_via = "head_referee" if head_referee else "player_code"
+        result.save()
+    _after_change(game, result=True)
+    return result
+
+
+def dispute_result(*, game_id: int, note: str, by: User | None) -> GameResult:
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        result = GameResult.objects.filter(game=game).first()
+        if result is None:
+            raise errors.ResultNotReady(errors.RESULT_NOT_COUNTED)
+        if result.status == GameResult.Status.CONFIRMED:
+            raise errors.ResultNotReady(errors.RESULT_ALREADY_FINAL)
+        result.status = GameResult.Status.DISPUTED
+        result.dispute_note = note.strip()
+        result.save()
+    _after_change(game, result=True)
+    return result

@@ -1,0 +1,47 @@
+"""Deadlines (auction stop, time limit) fired by Celery with ``eta``, and a sweep that catches
+anything missed. The deadline is always read from the database when a timer fires, so a late,
+early or duplicate timer changes nothing.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.cache import cache
+
+from .models import Game
+
+VERSION_KEY = "game:{id}:version"
+
+
+def game_changed(game_id: int, *, replan: bool) -> None:
+    from .signals import game_changed as changed
+
+    bump_version(game_id)
+    if replan:
+        schedule(game_id)
+    changed.send(sender=Game, game_id=game_id)
+
+
+def bump_version(game_id: int) -> None:
+    """Public pages and the state API use this as part of their ETag."""
+    key = VERSION_KEY.format(id=game_id)
+    try:
+        cache.incr(key)
+    except ValueError:
+        cache.set(key, 1, timeout=None)
+
+
+def version(game_id: int) -> int:
+    return cache.get_or_set(VERSION_KEY.format(id=game_id), 1, timeout=None)
+
+
+def schedule(game_id: int) -> None:
+    """Queue a timer for each future deadline; without a broker the next request enforces."""
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return
+    from .tasks import fire_deadlines
+
+    due = Game.objects.filter(pk=game_id).values_list("auction_stop_due", "time_up_due").first()
+    for moment in due or ():
+        if moment is not None:
+            fire_deadlines.apply_async(args=[game_id], eta=moment)

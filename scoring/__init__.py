@@ -1,0 +1,1 @@
+"""Net worth, placements, standings, the public leaderboard and printed sheets."""

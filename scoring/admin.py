@@ -1,0 +1,19 @@
+from django.contrib import admin
+
+from .models import StandingRow, StandingsVersion
+
+
+@admin.register(StandingsVersion)
+class StandingsVersionAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "scope", "version", "through_round", "computed_at"]
+    list_filter = ["scope", "tournament"]
+    search_fields = ["tournament__name", "tournament__slug"]
+    list_select_related = ["tournament"]
+
+
+@admin.register(StandingRow)
+class StandingRowAdmin(admin.ModelAdmin):
+    list_display = ["rank", "player", "points", "net_worth_sum", "qualified", "scope", "tournament"]
+    list_filter = ["tournament", "scope", "qualified"]
+    search_fields = ["player__name", "player__club__name"]
+    list_select_related = ["player", "tournament"]

@@ -1,0 +1,324 @@
+"""Reads for the printouts, a chunk of tables at a time so that memory stays flat.
+
+Each chunk is read with plain queries (a handful per chunk, whatever its size) into objects
+that do not refer back to each other: ``prefetch_related`` and reverse ``select_related`` link
+instances both ways, and such cycles are freed only by the cycle collector, late, so memory
+would grow with the round.
+
+Only public names leave this module for the public documents (score sheets, seating lists,
+standings); the certificates use the full name, since they are handed to the player.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from django.db import transaction
+from django.db.models import Count
+
+from referee import engine_cache, rules
+from referee import services as referee_services
+from referee.models import Game, GameResult, Placement
+from tournament import banker_links, services
+from tournament.models import BankerLink, Round, Seat, Table
+
+#: Tables read per query batch: bounded memory for any size of round.
+CHUNK = 50
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    position: int
+    key: str  # the player's id in the game record
+    name: str  # public name
+    club: str
+
+
+@dataclass(frozen=True)
+class Worth:
+    place: int
+    cash: int
+    deeds: int
+    mortgaged: int
+    houses: int
+    hotels: int
+    total: int
+    bankrupt: bool = False
+
+
+@dataclass(frozen=True)
+class DeedMark:
+    owner: int | None  # seat position of the owner
+    houses: int
+    hotel: bool
+    mortgaged: bool
+
+
+@dataclass
+class SheetData:
+    """Everything one score sheet shows."""
+
+    table: int
+    banker: str
+    seats: list[SeatLine]
+    code: str
+    ruleset: rules.Ruleset
+    board: rules.Board
+    started_at: dt.datetime | None = None
+    paused_seconds: float = 0.0
+    ended_at: dt.datetime | None = None
+    finished: bool = False
+    result: str | None = None  # counted / confirmed / disputed
+    deeds: dict[str, DeedMark] = field(default_factory=dict)
+    worth: dict[str, Worth] = field(default_factory=dict)
+
+    @property
+    def prefilled(self) -> bool:
+        return self.finished and bool(self.worth)
+
+
+def user_label(user) -> str:
+    if user is None:
+        return ""
+    return user.get_full_name() or user.get_username()
+
+
+@lru_cache(maxsize=32)
+def _ruleset(key: str, board_key: str, overrides: str) -> rules.Ruleset:
+    ruleset = rules.get_ruleset(key)
+    if overrides:
+        ruleset = ruleset.with_overrides(json.loads(overrides))
+    return ruleset.for_board(rules.get_board(board_key))
+
+
+def ruleset_of(game: Game) -> rules.Ruleset:
+    return _ruleset(game.ruleset, game.board, json.dumps(game.overrides or {}, sort_keys=True))
+
+
+def seated_tables(round_: Round):
+    return Table.objects.filter(round=round_).annotate(seat_count=Count("seats")).filter(
+        seat_count__gt=0
+    )
+
+
+def count_seated_tables(round_: Round) -> int:
+    return seated_tables(round_).count()
+
+
+def table_chunks(round_: Round) -> Iterator[list[Table]]:
+    """The round's seated tables by number, ``CHUNK`` at a time (banker joined)."""
+    ids = list(seated_tables(round_).order_by("number").values_list("pk", flat=True))
+    for start in range(0, len(ids), CHUNK):
+        part = ids[start:start + CHUNK]
+        yield list(Table.objects.filter(pk__in=part).select_related("banker").order_by("number"))
+
+
+def seats_by_table(tables: list[Table]) -> dict[int, list[SeatLine]]:
+    seats = (
+        Seat.objects.filter(table__in=tables)
+        .select_related("player__club")
+        .order_by("table_id", "position")
+    )
+    out: dict[int, list[SeatLine]] = {table.pk: [] for table in tables}
+    for seat in seats:
+        player = seat.player
+        out[seat.table_id].append(SeatLine(
+            position=seat.position,
+            key=referee_services.player_key(seat.player_id),
+            name=player.public_name,
+            club=player.club.label if player.club_id and player.club else "",
+        ))
+    return out
+
+
+def ensure_games(round_: Round) -> int:
+    """Create the missing games (and so the confirmation codes) of a round's seated tables;
+    returns how many were created."""
+    # The list first: no cursor stays open on the tables while games are inserted.
+    tables = list(
+        Table.objects.filter(round=round_, game__isnull=True, seats__isnull=False)
+        .distinct()
+        .order_by("number")
+    )
+    with transaction.atomic():  # one commit for the lot (SQLite: one fsync, not 200)
+        for table in tables:
+            referee_services.ensure_game(table=table)
+    return len(tables)
+
+
+def _replayed(game: Game) -> rules.Game:
+    """The engine at the game's last event, without filling the console's engine cache."""
+    engine = engine_cache.new_engine(game)
+    engine.extend(list(game.events.order_by("seq").values_list("data", flat=True)))
+    return engine
+
+
+def _prefill(sheet: SheetData, game: Game, placements: list[Placement]) -> None:
+    engine = _replayed(game)
+    state = engine.state
+    position = {line.key: line.position for line in sheet.seats}
+    max_houses = state.rules.max_houses
+    for deed in sheet.board.deeds:
+        owner = state.owner.get(deed.key)
+        level = state.level.get(deed.key, 0)
+        sheet.deeds[deed.key] = DeedMark(
+            owner=position.get(owner) if owner else None,
+            houses=0 if level > max_houses else level,
+            hotel=level > max_houses,
+            mortgaged=deed.key in state.mortgaged,
+        )
+    if placements:
+        for placement in placements:
+            parts = placement.breakdown or {}
+            sheet.worth[referee_services.player_key(placement.player_id)] = Worth(
+                place=placement.place,
+                cash=parts.get("cash", 0),
+                deeds=parts.get("deeds", 0),
+                mortgaged=parts.get("mortgaged", 0),
+                houses=parts.get("houses", 0),
+                hotels=parts.get("hotels", 0),
+                total=placement.net_worth,
+                bankrupt=placement.bankrupt,
+            )
+        return
+    for standing in rules.standings(state):
+        parts = standing.breakdown
+        sheet.worth[standing.player] = Worth(
+            place=standing.place,
+            cash=parts.cash,
+            deeds=parts.deeds,
+            mortgaged=parts.mortgaged,
+            houses=parts.houses,
+            hotels=parts.hotels,
+            total=standing.net_worth,
+            bankrupt=standing.bankrupt,
+        )
+
+
+def score_sheets(round_: Round) -> Iterator[SheetData]:
+    """One :class:`SheetData` per seated table of the round, by table number.
+
+    Creates missing games first (the sheet prints the game's confirmation code). A finished
+    game comes pre-filled from its record: the counted placements if there are any, else the
+    engine's standings.
+    """
+    ensure_games(round_)
+    for tables in table_chunks(round_):
+        seats = seats_by_table(tables)
+        games = {game.table_id: game for game in Game.objects.filter(table__in=tables)}
+        results = {
+            result.game_id: result for result in GameResult.objects.filter(game__table__in=tables)
+        }
+        placements: dict[int, list[Placement]] = {}
+        for placement in Placement.objects.filter(result__game__table__in=tables).order_by(
+            "place"
+        ):
+            placements.setdefault(placement.result_id, []).append(placement)
+        for table in tables:
+            # a table seated after ensure_games() ran gets its game now
+            game = games.get(table.pk) or referee_services.ensure_game(table=table)
+            result = results.get(game.pk)
+            sheet = SheetData(
+                table=table.number,
+                banker=user_label(table.banker),
+                seats=seats[table.pk],
+                code=game.confirmation_code,
+                ruleset=ruleset_of(game),
+                board=rules.get_board(game.board),
+                started_at=game.started_at,
+                paused_seconds=game.paused_seconds,
+                ended_at=game.ended_at,
+                finished=game.status == Game.Status.FINISHED,
+                result=result.status if result is not None else None,
+            )
+            if sheet.finished:
+                _prefill(sheet, game, placements.get(result.pk, []) if result else [])
+            yield sheet
+
+
+# --- seating, cards --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatingTable:
+    number: int
+    banker: str
+    seats: list[SeatLine]
+
+
+def seating(round_: Round) -> Iterator[SeatingTable]:
+    for tables in table_chunks(round_):
+        seats = seats_by_table(tables)
+        for table in tables:
+            yield SeatingTable(table.number, user_label(table.banker), seats[table.pk])
+
+
+@dataclass(frozen=True)
+class NameLine:
+    name: str
+    club: str
+    table: int
+    seat: int
+
+
+def sort_key(value: str) -> tuple[str, str]:
+    """German dictionary order (DIN 5007-1): ä sorts as a, ß as ss, case last."""
+    folded = value.casefold().replace("ß", "ss")
+    for plain, umlaut in (("a", "ä"), ("o", "ö"), ("u", "ü")):
+        folded = folded.replace(umlaut, plain)
+    return folded, value
+
+
+def seating_by_name(round_: Round) -> list[NameLine]:
+    """Every seated player, alphabetical by public name (one small row each)."""
+    rows = Seat.objects.filter(round=round_).select_related("player__club", "table")
+    lines = [
+        NameLine(
+            name=seat.player.public_name,
+            club=seat.player.club.label if seat.player.club_id and seat.player.club else "",
+            table=seat.table.number,
+            seat=seat.position,
+        )
+        for seat in rows.iterator(chunk_size=500)
+    ]
+    lines.sort(key=lambda line: (sort_key(line.name), line.table, line.seat))
+    return lines
+
+
+@dataclass(frozen=True)
+class CardData:
+    number: int
+    banker: str
+    link: str  # site-relative path of the live banker link
+
+
+def ensure_links(round_: Round) -> int:
+    """Issue a banker link for each seated table without a live one (one transaction);
+    returns how many were issued. Live links are kept: a card printed earlier stays valid."""
+    tables = list(
+        seated_tables(round_)
+        .exclude(banker_links__revoked_at__isnull=True)
+        .select_related("banker")
+        .order_by("number")
+    )
+    with transaction.atomic():
+        for table in tables:
+            services.issue_link(table=table)
+    return len(tables)
+
+
+def cards(round_: Round) -> Iterator[CardData]:
+    """Each seated table with its live banker link (issued first where missing)."""
+    ensure_links(round_)
+    for tables in table_chunks(round_):
+        links = {
+            link.table_id: link
+            for link in BankerLink.objects.filter(table__in=tables, revoked_at__isnull=True)
+        }
+        for table in tables:
+            link = links.get(table.pk) or services.issue_link(table=table)  # issued meanwhile
+            yield CardData(table.number, user_label(table.banker), banker_links.link_path(link))

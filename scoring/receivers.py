@@ -1,0 +1,50 @@
+"""Receivers: queue work, nothing else (the work itself lives in services)."""
+
+from __future__ import annotations
+
+from django.db.models.signals import post_save
+
+from referee.models import Game
+from referee.signals import game_changed, result_changed
+from tournament.models import Player, Round, Tournament
+
+from . import cache, tasks
+
+
+def on_result_changed(sender, *, game_id: int, tournament_id: int | None, **kwargs) -> None:
+    if tournament_id is not None:
+        tasks.recompute_standings.delay(tournament_id)
+
+
+def on_player_saved(sender, *, instance, **kwargs) -> None:
+    """A name or consent changed: public answers must not show the old one a moment longer."""
+    slug = Tournament.objects.filter(pk=instance.tournament_id).values_list("slug", flat=True).first()
+    if slug:
+        cache.invalidate(slug)
+
+
+def on_tournament_or_round_saved(sender, *, instance, **kwargs) -> None:
+    """A round drawn, started or closed, or settings changed: public answers follow at once."""
+    tournament_id = instance.pk if isinstance(instance, Tournament) else instance.tournament_id
+    slug = Tournament.objects.filter(pk=tournament_id).values_list("slug", flat=True).first()
+    if slug:
+        cache.invalidate(slug)
+
+
+def on_game_changed(sender, *, game_id: int, **kwargs) -> None:
+    slug = (
+        Game.objects.filter(pk=game_id).values_list("table__round__tournament__slug", flat=True)
+    ).first()
+    if slug:
+        cache.invalidate(slug, cache.TABLES)
+
+
+def connect() -> None:
+    result_changed.connect(on_result_changed, dispatch_uid="scoring.on_result_changed")
+    game_changed.connect(on_game_changed, dispatch_uid="scoring.on_game_changed")
+    post_save.connect(on_player_saved, sender=Player, dispatch_uid="scoring.on_player_saved")
+    for model in (Tournament, Round):
+        post_save.connect(
+            on_tournament_or_round_saved, sender=model,
+            dispatch_uid=f"scoring.on_{model._meta.model_name}_saved",
+        )

@@ -1,0 +1,93 @@
+"""Settings come from the environment: embedded default, PostgreSQL, Redis."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from config.env import ConfigError, database_config, env_bool
+
+ROOT = Path(__file__).resolve().parents[2]
+PROBE = (
+    "import json, django; from django.conf import settings; django.setup();"
+    "print(json.dumps({'engine': settings.DATABASES['default']['ENGINE'],"
+    " 'name': str(settings.DATABASES['default']['NAME']),"
+    " 'host': settings.DATABASES['default'].get('HOST', ''),"
+    " 'cache': settings.CACHES['default']['BACKEND'],"
+    " 'eager': settings.CELERY_TASK_ALWAYS_EAGER, 'broker': settings.CELERY_BROKER_URL,"
+    " 'debug': settings.DEBUG, 'hosts': settings.ALLOWED_HOSTS, 'key': settings.SECRET_KEY}))"
+)
+KEYS = ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS")
+
+
+def load_settings(**env: str) -> dict:
+    clean = {k: v for k, v in os.environ.items() if k not in KEYS}
+    clean["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE], cwd=ROOT, env={**clean, **env},
+        capture_output=True, text=True, check=True,
+    )
+    return json.loads(out.stdout)
+
+
+def test_embedded_default_is_sqlite_locmem_and_eager_celery():
+    loaded = load_settings()
+    assert loaded["engine"] == "django.db.backends.sqlite3"
+    assert loaded["name"] == str(ROOT / "db.sqlite3")
+    assert loaded["cache"].endswith("LocMemCache")
+    assert loaded["eager"] is True
+    assert loaded["debug"] is False
+
+
+def test_database_url_selects_postgresql():
+    loaded = load_settings(DATABASE_URL="postgres://mcs:pw@db.example:5433/champ")
+    assert loaded["engine"] == "django.db.backends.postgresql"
+    assert loaded["name"] == "champ"
+    assert loaded["host"] == "db.example"
+
+
+def test_redis_url_makes_redis_the_cache_and_the_broker():
+    loaded = load_settings(REDIS_URL="redis://127.0.0.1:6379/3")
+    assert loaded["cache"].endswith("RedisCache")
+    assert loaded["broker"] == "redis://127.0.0.1:6379/3"
+    assert loaded["eager"] is False
+
+
+def test_secret_key_debug_and_hosts_from_environment():
+    loaded = load_settings(SECRET_KEY="s3cret", DEBUG="true", ALLOWED_HOSTS="a.example, b.example")
+    assert loaded["key"] == "s3cret"
+    assert loaded["debug"] is True
+    assert loaded["hosts"] == ["a.example", "b.example"]
+
+
+def test_database_config_parses_credentials_and_options():
+    config = database_config(
+        "postgresql://u%40x:p%2Fw@127.0.0.1:5432/db?sslmode=require", sqlite_path="x"
+    )
+    assert config["USER"] == "u@x"
+    assert config["PASSWORD"] == "p/w"
+    assert config["OPTIONS"] == {"sslmode": "require"}
+
+
+def test_unknown_database_scheme_is_a_clear_error():
+    with pytest.raises(ConfigError, match="mysql"):
+        database_config("mysql://x/y", sqlite_path="x")
+
+
+def test_bad_boolean_is_a_clear_error(monkeypatch):
+    monkeypatch.setenv("DEBUG", "maybe")
+    with pytest.raises(ConfigError, match="DEBUG"):
+        env_bool("DEBUG", False)
+
+
+def test_pool_parameter_enables_a_connection_pool():
+    config = database_config("postgres://u@h:5432/db?pool=20", sqlite_path="x")
+    assert config["OPTIONS"]["pool"]["max_size"] == 20
+    assert config["CONN_MAX_AGE"] == 0
+    with pytest.raises(ConfigError, match="pool"):
+        database_config("postgres://u@h:5432/db?pool=many", sqlite_path="x")

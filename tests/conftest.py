@@ -1,0 +1,128 @@
+"""Shared fixtures. Services a test needs are real; in CI (CI=true) a missing one fails the test."""
+
+from __future__ import annotations
+
+import copy
+import os
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.conf import settings as django_settings
+from django.test import override_settings
+from require import missing as _missing
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _uses_postgres() -> bool:
+    return settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+
+
+@pytest.fixture(autouse=True)
+def _service_markers(request: pytest.FixtureRequest) -> None:
+    if request.node.get_closest_marker("postgres") and not _uses_postgres():
+        _missing("needs PostgreSQL: set DATABASE_URL=postgres://…")
+    if request.node.get_closest_marker("redis") and not settings.REDIS_URL:
+        _missing("needs Redis: set REDIS_URL=redis://…")
+    if request.node.get_closest_marker("celery_worker") and not settings.REDIS_URL:
+        _missing("needs a Celery worker against Redis: set REDIS_URL=redis://…")
+
+
+@pytest.fixture(autouse=True)
+def _isolated_cache():
+    """Each test sees an empty cache. On Redis a key prefix of its own does that: flushing
+    the database would also wipe the Celery broker's queues that share it.
+
+    (Plain override_settings, not the ``settings`` fixture: some tests parametrize a
+    ``settings`` argument of their own.)"""
+    if django_settings.REDIS_URL:
+        caches = copy.deepcopy(django_settings.CACHES)
+        caches["default"]["KEY_PREFIX"] = f"test-{uuid.uuid4().hex[:12]}"
+        with override_settings(CACHES=caches):
+            yield
+    else:
+        from django.core.cache import cache
+
+        cache.clear()
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _fresh_engine_cache() -> None:
+    """Rolled-back tests reuse primary keys; no test may see another test's cached engine."""
+    from referee import engine_cache
+
+    engine_cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _celery_mode(request: pytest.FixtureRequest):
+    """Tasks run in-process unless the test asked for the real worker (``celery_worker``)."""
+    from config.celery import app
+
+    eager = "celery_worker" not in request.fixturenames
+    previous = app.conf.task_always_eager
+    app.conf.task_always_eager = eager
+    with override_settings(CELERY_TASK_ALWAYS_EAGER=eager):
+        yield
+    app.conf.task_always_eager = previous
+
+
+@pytest.fixture(scope="session")
+def celery_worker(django_db_setup, django_db_blocker):  # noqa: ARG001 - ordering: test DB first
+    """A real Celery worker process on the real Redis broker, on a queue of its own.
+
+    The worker uses the test database, so tasks that touch the database see what a test with
+    ``transactional_db`` committed.
+    """
+    if not settings.REDIS_URL:
+        _missing("needs a Celery worker against Redis: set REDIS_URL=redis://…")
+    from django.db import connection
+
+    from config.celery import app
+
+    queue = f"test-{uuid.uuid4().hex[:8]}"
+    app.conf.task_default_queue = queue
+    env = {**os.environ, "CELERY_QUEUE": queue, "DJANGO_SETTINGS_MODULE": "config.settings"}
+    if _uses_postgres():
+        db = connection.settings_dict
+        env["DATABASE_URL"] = (
+            f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or '127.0.0.1'}:"
+            f"{db['PORT'] or 5432}/{db['NAME']}"
+        )
+    (ROOT / ".pytest_cache").mkdir(exist_ok=True)
+    log = open(ROOT / ".pytest_cache" / f"celery-{queue}.log", "w")  # noqa: SIM115
+    process = subprocess.Popen(
+        [
+            sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
+            "--loglevel=INFO", "-Q", queue, "-n", f"{queue}@%h",
+            "--without-gossip", "--without-mingle", "--without-heartbeat",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if process.poll() is not None:
+                pytest.fail(f"Celery worker exited with {process.returncode}; see {log.name}")
+            replies = app.control.ping(destination=[f"{queue}@{os.uname().nodename}"], timeout=0.5)
+            if replies:
+                break
+            if time.monotonic() > deadline:
+                pytest.fail(f"Celery worker did not answer within 30 s; see {log.name}")
+        yield {"queue": queue, "process": process}
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.close()

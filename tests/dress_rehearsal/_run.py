@@ -1,0 +1,37 @@
+"""Run the rehearsal (a whole stack of its own) in a subprocess for one fault."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from require import missing
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def machine_services() -> None:
+    """The rehearsal starts its own gunicorn/worker/beat/Redis; it needs the machine's tools."""
+    for tool in ("redis-server", "redis-cli", "psql", "pg_isready"):
+        if not shutil.which(tool):
+            missing(f"the rehearsal needs {tool} on this machine")
+    probe = subprocess.run(["pg_isready", "-q", "-h", "127.0.0.1", "-p", "5432"], check=False)
+    if probe.returncode != 0:
+        missing("the rehearsal needs PostgreSQL on 127.0.0.1:5432")
+
+
+def run_rehearsal(*args: str, db: str, timeout: int = 400) -> str:
+    machine_services()
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    proc = subprocess.run(
+        [sys.executable, "-m", "rehearsal.run", "--db", db, *args],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout, check=False,
+    )
+    out = proc.stdout + proc.stderr
+    if proc.returncode != 0:
+        pytest.fail(f"rehearsal failed (exit {proc.returncode}):\n{out[-6000:]}", pytrace=False)
+    return out

@@ -1,0 +1,15 @@
+"""The CI rehearsal: one round, six tables, every fault in that round (< 3 minutes)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ._run import run_rehearsal
+
+pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.celery_worker]
+
+
+def test_short_rehearsal_passes():
+    out = run_rehearsal("--short", db="mcs_rehearsal_short")
+    assert "REHEARSAL PASSED" in out
+    assert "NOT survived" not in out

@@ -1,0 +1,171 @@
+"""The organizers' print page: staff only, direct (streamed) downloads for small documents, a
+background job with progress and a download for large batches (eager without Redis)."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import include, path
+from factories import OrganizerFactory, UserFactory, seated_table
+
+import config.urls
+from scoring import printing
+from scoring.printing import jobs
+from tournament.models import BankerLink
+
+_mounted = any(getattr(p, "namespace", None) == "print" for p in config.urls.urlpatterns)
+urlpatterns = [
+    *([] if _mounted else [path("manage/", include("scoring.print_urls"))]),
+    *config.urls.urlpatterns,
+]
+pytestmark = [pytest.mark.django_db, pytest.mark.urls(__name__)]
+
+
+@pytest.fixture(autouse=True)
+def media(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    settings.PUBLIC_BASE_URL = "https://mcs.example.org"
+
+
+@pytest.fixture
+def table():
+    return seated_table(players=6, tournament_kwargs={"slug": "ka"})
+
+
+@pytest.fixture
+def organizer(client):
+    client.force_login(OrganizerFactory())
+    return client
+
+
+def pdf_of(response) -> bytes:
+    return b"".join(response.streaming_content) if response.streaming else response.content
+
+
+def test_staff_only(client, table):
+    urls = ["/manage/ka/print/", "/manage/ka/print/1/", "/manage/ka/print/1/scoresheets.pdf",
+            "/manage/ka/print/1/cards.pdf"]
+    for url in urls:
+        assert client.get(url).status_code == 302  # to the login
+    client.force_login(UserFactory())
+    for url in urls:
+        response = client.get(url)
+        assert response.status_code == 302 and "login" in response["Location"]
+    assert client.post("/manage/ka/print/1/cards/job/").status_code == 302
+    assert not BankerLink.objects.filter(table=table).exists()  # nothing printed, no link issued
+
+
+def test_the_print_page_links_every_document(organizer, table):
+    response = organizer.get("/manage/ka/print/")
+    assert response.status_code == 302 and response["Location"].endswith("/manage/ka/print/1/")
+    page = organizer.get("/manage/ka/print/1/").content.decode()
+    for key in printing.DOCUMENTS:
+        assert f'data-document="{key}"' in page
+        assert f'href="/manage/ka/print/1/{key}.pdf"' in page
+        assert f'href="/manage/ka/print/1/{key}.pdf?lang=en"' in page
+    assert "https://mcs.example.org" in page  # where the QR codes point
+
+
+def test_direct_download_is_a_streamed_pdf(organizer, table):
+    response = organizer.get("/manage/ka/print/1/scoresheets.pdf")
+    assert response.status_code == 200
+    assert response.streaming and response["Content-Type"] == "application/pdf"
+    assert response["Content-Disposition"] == 'attachment; filename="ka-round-1-scoresheets.pdf"'
+    data = pdf_of(response)
+    assert data.startswith(b"%PDF-") and data.rstrip().endswith(b"%%EOF")
+    english = organizer.get("/manage/ka/print/1/seating-names.pdf?lang=en")
+    assert english["Content-Disposition"].endswith('ka-round-1-seating-names-en.pdf"')
+    assert pdf_of(english).startswith(b"%PDF-")
+
+
+def test_unknown_document_language_or_round(organizer, table):
+    assert organizer.get("/manage/ka/print/1/menu.pdf").status_code == 404
+    assert organizer.get("/manage/ka/print/1/scoresheets.pdf?lang=fr").status_code == 404
+    assert organizer.get("/manage/ka/print/9/").status_code == 404
+    assert organizer.get("/manage/nope/print/").status_code == 404
+
+
+def test_large_batches_go_to_the_background(organizer, table, settings):
+    settings.PRINT_DIRECT_MAX_PAGES = 0
+    page = organizer.get("/manage/ka/print/1/").content.decode()
+    assert 'href="/manage/ka/print/1/scoresheets.pdf"' not in page
+    assert 'action="/manage/ka/print/1/scoresheets/job/"' in page
+    assert 'href="/manage/ka/print/1/seating.pdf"' in page  # not a batch: always direct
+
+
+def test_background_job_runs_in_process_and_offers_the_file(organizer, table):
+    response = organizer.post("/manage/ka/print/1/cards/job/", {"lang": "en"})
+    assert response.status_code == 302
+    job_url = response["Location"]
+    job_id = job_url.rstrip("/").rsplit("/", 1)[1]
+    state = jobs.read(job_id)
+    assert state["state"] == "done" and state["done"] == state["total"] == 1
+    assert state["filename"] == "ka-round-1-cards-en.pdf"
+    page = organizer.get(job_url).content.decode()
+    assert f'href="/manage/ka/print/jobs/{job_id}/file"' in page
+    fragment = organizer.get(f"/manage/ka/print/jobs/{job_id}/progress").content.decode()
+    assert 'data-state="done"' in fragment and "hx-trigger" not in fragment
+    download = organizer.get(f"/manage/ka/print/jobs/{job_id}/file")
+    assert download.status_code == 200
+    assert download["Content-Disposition"].startswith("attachment")
+    assert pdf_of(download).startswith(b"%PDF-")
+    listing = organizer.get("/manage/ka/print/1/").content.decode()
+    assert f"/manage/ka/print/jobs/{job_id}/" in listing
+    # a job belongs to its tournament
+    other = seated_table(players=5, tournament_kwargs={"slug": "other"})
+    assert other.round.tournament.slug == "other"
+    assert organizer.get(f"/manage/other/print/jobs/{job_id}/").status_code == 404
+    assert organizer.get(f"/manage/ka/print/jobs/{'0' * 32}/").status_code == 404
+
+
+def test_a_running_job_polls_its_progress(organizer, table):
+    tournament = table.round.tournament
+    job_id = jobs.create(tournament=tournament, round_=table.round, document="scoresheets",
+                         lang="de", base_url="https://x", filename="x.pdf", total=40)
+    jobs.update(job_id, state=jobs.RUNNING, done=10)
+    fragment = organizer.get(f"/manage/ka/print/jobs/{job_id}/progress").content.decode()
+    assert 'hx-trigger="every 1s"' in fragment
+    assert 'value="10" max="40"' in fragment and "25 %" in fragment
+    assert organizer.get(f"/manage/ka/print/jobs/{job_id}/file").status_code == 404
+
+
+def test_the_task_is_idempotent_and_reports_failures(table, monkeypatch):
+    from scoring import tasks
+
+    tournament = table.round.tournament
+    job_id = jobs.create(tournament=tournament, round_=table.round, document="scoresheets",
+                         lang="de", base_url="https://x", filename="x.pdf", total=1)
+    name = tasks.print_document(job_id, tournament.pk, 1, "scoresheets", "de", "https://x")
+    path = jobs.path_for(job_id)
+    assert name == path.name and path.read_bytes().startswith(b"%PDF-")
+    stamp = path.stat().st_mtime_ns
+
+    def boom(*args, **kwargs):
+        raise AssertionError("a job that is done is not redone")
+
+    monkeypatch.setattr(jobs, "render", boom)
+    assert tasks.print_document(job_id, tournament.pk, 1, "scoresheets", "de") == name
+    assert path.stat().st_mtime_ns == stamp
+    # failures are recorded, not raised
+    failing = jobs.create(tournament=tournament, round_=table.round, document="scoresheets",
+                          lang="de", base_url="https://x", filename="y.pdf", total=1)
+    monkeypatch.setattr(jobs, "render", lambda *a, **k: (_ for _ in ()).throw(OSError("disk")))
+    assert tasks.print_document(failing, tournament.pk, 1, "scoresheets") is None
+    assert jobs.read(failing)["state"] == "failed" and "disk" in jobs.read(failing)["error"]
+    assert not list(jobs.folder().glob(".*.part"))
+    assert tasks.print_document(failing, 999_999, 1, "scoresheets") is None
+    assert "no longer exists" in jobs.read(failing)["error"]
+
+
+def test_old_job_files_are_pruned(table):
+    import os
+    import time
+
+    old = jobs.folder() / f"{'a' * 32}.pdf"
+    old.write_bytes(b"%PDF-old")
+    stale = time.time() - jobs.TTL - 60
+    os.utime(old, (stale, stale))
+    fresh = jobs.folder() / f"{'b' * 32}.pdf"
+    fresh.write_bytes(b"%PDF-new")
+    jobs.create(tournament=table.round.tournament, round_=table.round, document="seating",
+                lang="de", base_url="https://x", filename="x.pdf", total=1)
+    assert not old.exists() and fresh.exists()

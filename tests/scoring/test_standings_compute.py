@@ -1,0 +1,120 @@
+"""Standings by format and tie-break chain: pure, order-independent, provisional never counts."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scoring.compute import GameResultRow, Settings, compute_standings, table_winners_qualifiers
+
+
+def game(round_, table, places_worths, *, final=True, is_final_round=False):
+    return [
+        GameResultRow(round_, table, player, place, worth, final=final, is_final_round=is_final_round)
+        for player, (place, worth) in places_worths.items()
+    ]
+
+
+def ranks(lines):
+    return [(line.player, line.rank) for line in lines]
+
+
+def test_placement_points_summed_over_rounds():
+    results = game(1, 1, {1: (1, 3000), 2: (2, 2000), 3: (3, 1000)}) + game(
+        2, 1, {1: (3, 500), 2: (1, 4000), 3: (2, 900)}
+    )
+    lines = compute_standings(players=[1, 2, 3], results=results, settings=Settings())
+    assert [(line.player, line.points) for line in lines] == [(2, 11), (1, 10), (3, 9)]
+
+
+def test_summed_net_worth_format():
+    # 2 wins more points (6 + 5 each way, but 2 won the second game), 1 has more money
+    results = game(1, 1, {1: (1, 3000), 2: (2, 2900)}) + game(2, 1, {1: (2, 100), 2: (1, 150)})
+    lines = compute_standings(
+        players=[1, 2], results=results, settings=Settings(format="net_worth_sum")
+    )
+    assert [line.player for line in lines] == [1, 2]
+    assert lines[0].net_worth_sum == 3100
+
+
+def test_the_tie_break_chain_decides_and_says_which_rule():
+    # equal points (6 + 5 each), summed net worth decides
+    results = game(1, 1, {1: (1, 3000), 2: (2, 2000)}) + game(2, 1, {1: (2, 100), 2: (1, 2500)})
+    lines = compute_standings(players=[1, 2], results=results, settings=Settings())
+    assert [line.player for line in lines] == [2, 1]
+    assert lines[1].decided_by == "net_worth_sum"
+
+
+def test_head_to_head_breaks_what_sums_cannot():
+    # 1 and 2 have equal points, sums and best worth; 1 beat 2 when they met
+    results = game(1, 1, {1: (1, 2000), 2: (2, 1000)}) + game(2, 2, {1: (2, 1000), 3: (1, 5000)})
+    results += game(2, 3, {2: (1, 2000), 4: (2, 100)})
+    settings_ = Settings(tie_breaks=("points", "net_worth_sum", "best_net_worth", "head_to_head"))
+    lines = {line.player: line for line in compute_standings(
+        players=[1, 2, 3, 4], results=results, settings=settings_)}
+    assert lines[1].rank < lines[2].rank
+    assert lines[2].decided_by == "head_to_head"
+
+
+def test_equal_on_everything_shares_the_rank_without_lot():
+    results = game(1, 1, {1: (1, 1000), 2: (1, 1000)})
+    settings_ = Settings(tie_breaks=("points", "net_worth_sum"))
+    lines = compute_standings(players=[1, 2], results=results, settings=settings_)
+    assert [line.rank for line in lines] == [1, 1]
+
+
+def test_the_lot_is_a_repeatable_seeded_draw():
+    results = game(1, 1, {1: (1, 1000), 2: (1, 1000)})
+    settings_ = Settings(tie_breaks=("points", "lot"), lot_seed=42)
+    first = compute_standings(players=[1, 2], results=results, settings=settings_)
+    again = compute_standings(players=[2, 1], results=results, settings=settings_)
+    assert ranks(first) == ranks(again)
+    assert [line.rank for line in first] == [1, 2]
+    assert first[1].decided_by == "lot"
+
+
+def test_provisional_results_are_shown_but_never_counted():
+    results = game(1, 1, {1: (1, 3000), 2: (2, 2000)}, final=False)
+    lines = compute_standings(players=[1, 2], results=results, settings=Settings())
+    assert all(line.points == 0 for line in lines)
+    assert lines[0].rounds[1]["final"] is False
+
+
+def test_the_final_decides_the_title():
+    results = game(1, 1, {1: (1, 9000), 2: (2, 100)}) + game(
+        2, 1, {1: (2, 1000), 2: (1, 1200)}, is_final_round=True
+    )
+    lines = compute_standings(players=[1, 2, 3], results=results, settings=Settings())
+    assert [line.player for line in lines][:2] == [2, 1]
+    assert lines[0].final_place == 1 and lines[1].decided_by == "final"
+
+
+def test_table_winners_then_best_runners_up_by_net_worth():
+    results = game(1, 1, {1: (1, 3000), 2: (2, 2500), 3: (3, 100)}) + game(
+        1, 2, {4: (1, 2000), 5: (2, 2600), 6: (3, 50)}
+    )
+    assert table_winners_qualifiers(results=results, seats=3) == [1, 4, 5]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10_000), st.integers(2, 4))
+def test_standings_do_not_depend_on_the_order_results_arrived_in(seed, rounds):
+    rng = random.Random(seed)
+    players = list(range(1, 13))
+    results = []
+    for round_ in range(1, rounds + 1):
+        rng.shuffle(players)
+        for table, start in enumerate(range(0, 12, 6), start=1):
+            seated = players[start:start + 6]
+            worths = [rng.randrange(0, 5000, 50) for _ in seated]
+            order = sorted(range(6), key=lambda i: -worths[i])
+            for place_index, i in enumerate(order, start=1):
+                results.append(GameResultRow(round_, table, seated[i], place_index, worths[i]))
+    shuffled = results[:]
+    rng.shuffle(shuffled)
+    a = compute_standings(players=sorted(players), results=results, settings=Settings(lot_seed=7))
+    b = compute_standings(players=players[::-1], results=shuffled, settings=Settings(lot_seed=7))
+    assert ranks(a) == ranks(b)
+    assert [line.points for line in a] == sorted((line.points for line in a), reverse=True)

@@ -1,0 +1,180 @@
+"""Stored standings from confirmed results; the public API is cached, conditional and private-safe."""
+
+from __future__ import annotations
+
+import pytest
+from factories import PlayerFactory, TournamentFactory
+from gameplay import make_round, play
+
+from scoring import services
+from scoring.models import StandingRow
+from tournament.models import Round, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def tournament():
+    return TournamentFactory(status=Tournament.Status.RUNNING, slug="ka")
+
+
+@pytest.fixture
+def players(tournament):
+    return [PlayerFactory(tournament=tournament, name=f"Spieler {i}") for i in range(12)]
+
+
+def test_confirmed_results_become_stored_standings(django_capture_on_commit_callbacks,
+                                                  tournament, players):
+    _, tables = make_round(tournament, 1, [players[:6], players[6:]])
+    with django_capture_on_commit_callbacks(execute=True):
+        play(tables[0], {p: 1000 + 100 * i for i, p in enumerate(players[:6])})
+        play(tables[1], {p: 2000 - 100 * i for i, p in enumerate(players[6:])})
+    rows = list(StandingRow.objects.filter(tournament=tournament, scope="public"))
+    assert len(rows) == 12
+    first = rows[0]
+    assert first.points == 6 and first.rank == 1
+    # two table winners share 6 points; summed net worth decides between them
+    assert {rows[0].player, rows[1].player} == {players[5], players[6]}
+    assert rows[0].player == players[6] and rows[1].decided_by == "net_worth_sum"
+
+
+def test_unconfirmed_results_are_provisional(django_capture_on_commit_callbacks, tournament, players):
+    _, tables = make_round(tournament, 1, [players[:6]])
+    with django_capture_on_commit_callbacks(execute=True):
+        play(tables[0], {p: 1000 + i for i, p in enumerate(players[:6])}, confirm=False)
+    row = StandingRow.objects.get(tournament=tournament, scope="public", player=players[5])
+    assert row.points == 0
+    assert row.rounds["1"]["final"] is False and row.rounds["1"]["place"] == 1
+
+
+def test_recompute_is_skipped_when_nothing_changed(django_capture_on_commit_callbacks,
+                                                  tournament, players):
+    _, tables = make_round(tournament, 1, [players[:6]])
+    with django_capture_on_commit_callbacks(execute=True):
+        play(tables[0], {p: 1000 + i for i, p in enumerate(players[:6])})
+    assert services.recompute_standings(tournament_id=tournament.pk) is False
+
+
+def test_held_results_stay_hidden_until_the_round_is_closed(django_capture_on_commit_callbacks,
+                                                           tournament, players):
+    tournament.results_public_immediately = False
+    tournament.save()
+    round_, tables = make_round(tournament, 1, [players[:6]])
+    with django_capture_on_commit_callbacks(execute=True):
+        play(tables[0], {p: 1000 + i for i, p in enumerate(players[:6])})
+    public = StandingRow.objects.get(tournament=tournament, scope="public", player=players[5])
+    live = StandingRow.objects.get(tournament=tournament, scope="live", player=players[5])
+    assert public.points == 0 and live.points == 6
+    with django_capture_on_commit_callbacks(execute=True):
+        services.close_round(round_=round_)
+    public = StandingRow.objects.get(tournament=tournament, scope="public", player=players[5])
+    assert public.points == 6
+
+
+def test_a_round_closes_only_when_every_result_is_confirmed(django_capture_on_commit_callbacks,
+                                                           tournament, players):
+    round_, tables = make_round(tournament, 1, [players[:6], players[6:]])
+    with django_capture_on_commit_callbacks(execute=True):
+        play(tables[0], dict.fromkeys(players[:6], 1000))
+    with pytest.raises(services.errors.RoundNotClosable) as refused:
+        services.close_round(round_=round_)
+    assert "2" in refused.value.message_in("en")
+
+
+def test_the_final_is_seated_from_the_qualifiers_and_crowns_the_winner(
+    django_capture_on_commit_callbacks, tournament, players
+):
+    tournament.finalists = 6
+    tournament.save()
+    round_, tables = make_round(tournament, 1, [players[:6], players[6:]])
+    with django_capture_on_commit_callbacks(execute=True):
+        play(tables[0], {p: 1000 + 100 * i for i, p in enumerate(players[:6])})
+        play(tables[1], {p: 1000 + 50 * i for i, p in enumerate(players[6:])})
+        services.close_round(round_=round_)
+    final = services.seat_final(tournament=tournament, seed=1)
+    finalists = set(final.seats.values_list("player_id", flat=True))
+    expected = set(
+        StandingRow.objects.filter(tournament=tournament, scope="live")
+        .order_by("position").values_list("player_id", flat=True)[:6]
+    )
+    assert finalists == expected
+    final.status = Round.Status.RUNNING
+    final.save()
+    table = final.tables.get()
+    seated = [seat.player for seat in table.seats.order_by("position")]
+    with django_capture_on_commit_callbacks(execute=True):
+        play(table, {p: 500 + 10 * i for i, p in enumerate(seated)})
+        services.close_round(round_=final)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    assert tournament.winner == seated[-1]
+
+
+def test_standings_api_is_cached_conditional_and_hides_unconsented_names(
+    client, django_capture_on_commit_callbacks, django_assert_max_num_queries, tournament, players
+):
+    players[0].public_name_consent = False
+    players[0].save()
+    _, tables = make_round(tournament, 1, [players[:6]])
+    with django_capture_on_commit_callbacks(execute=True):
+        play(tables[0], {p: 1000 + i for i, p in enumerate(players[:6])})
+    response = client.get("/api/v1/tournaments/ka/standings")
+    assert response.status_code == 200
+    body = response.json()
+    assert len(body["standings"]) == 12
+    text = response.content.decode()
+    assert players[0].name not in text and players[0].public_name in text
+    assert "email" not in text
+    with django_assert_max_num_queries(0):
+        again = client.get("/api/v1/tournaments/ka/standings", HTTP_IF_NONE_MATCH=response["ETag"])
+    assert again.status_code == 304
+    assert "max-age" in response["Cache-Control"]
+
+
+@pytest.mark.parametrize("count", [12, 36])
+def test_standings_and_overview_queries_do_not_grow(client, django_assert_num_queries, count):
+    tournament = TournamentFactory(status=Tournament.Status.RUNNING, slug=f"t{count}")
+    players = [PlayerFactory(tournament=tournament) for _ in range(count)]
+    make_round(tournament, 1, [players[i:i + 6] for i in range(0, count, 6)])
+    services.recompute_standings(tournament_id=tournament.pk)
+    with django_assert_num_queries(3):
+        assert client.get(f"/api/v1/tournaments/t{count}/standings").status_code == 200
+    with django_assert_num_queries(4):
+        assert client.get(f"/api/v1/tournaments/t{count}/tables").status_code == 200
+
+
+def test_unknown_or_draft_tournament_is_404(client):
+    TournamentFactory(slug="secret", status=Tournament.Status.DRAFT)
+    assert client.get("/api/v1/tournaments/secret/standings").status_code == 404
+    assert client.get("/api/v1/tournaments/nope/standings").json()["code"] == "not_found"
+
+
+def test_the_periodic_refresh_catches_a_lost_recompute(tournament, players):
+    _, tables = make_round(tournament, 1, [players[:6]])
+    # No on-commit callbacks run here: as if the worker died with the recompute task.
+    play(tables[0], {p: 1000 + i for i, p in enumerate(players[:6])})
+    assert not StandingRow.objects.filter(tournament=tournament, points__gt=0).exists()
+    assert services.refresh_running_standings() == 1
+    assert StandingRow.objects.filter(tournament=tournament, scope="public", points=6).exists()
+    assert services.refresh_running_standings() == 0
+
+
+def test_the_refresh_repairs_an_invalidation_lost_with_the_cache(
+    client, django_capture_on_commit_callbacks, tournament, players
+):
+    from scoring import cache
+
+    _, tables = make_round(tournament, 1, [players[:6]])
+    services.recompute_standings(tournament_id=tournament.pk)
+    services.refresh_running_standings()
+    before = client.get("/api/v1/tournaments/ka/standings").json()
+    assert all(row["points"] == 0 for row in before["standings"])
+    # The result arrives while the cache cannot be told (Redis restarting): no invalidation.
+    play(tables[0], {p: 1000 + i for i, p in enumerate(players[:6])})
+    services.recompute_standings(tournament_id=tournament.pk)
+    stale = client.get("/api/v1/tournaments/ka/standings").json()
+    assert stale == before
+    services.refresh_running_standings()
+    fresh = client.get("/api/v1/tournaments/ka/standings").json()
+    assert fresh["standings"][0]["points"] == 6
+    assert cache.sync_version("ka", fresh["version"]) is False

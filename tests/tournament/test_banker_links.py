@@ -1,0 +1,288 @@
+"""Private banker links: signed, table-bound, revocable; QR codes; organizer-only management.
+
+``/b/<token>/`` lives at the site root; until it is mounted in ``config/urls.py`` this module
+runs with a URLconf that adds it (``urlpatterns`` below).
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+from django.contrib.auth.models import User
+from django.core import signing
+from django.test import Client
+from factories import (
+    OrganizerFactory,
+    RoundFactory,
+    SeatFactory,
+    TableFactory,
+    TournamentFactory,
+    UserFactory,
+)
+
+import config.urls
+from tournament import banker_links, errors, services
+from tournament.models import BankerLink, Round, Tournament
+from tournament.qr import qr_svg
+from tournament.views.rounds import banker_link_urlpatterns
+
+urlpatterns = [*banker_link_urlpatterns, *config.urls.urlpatterns]
+
+pytestmark = [pytest.mark.django_db, pytest.mark.urls(__name__)]
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.fixture
+def round_():
+    tournament = TournamentFactory(status=Tournament.Status.RUNNING)
+    round_ = RoundFactory(tournament=tournament, number=1, status=Round.Status.RUNNING)
+    for number in (1, 2, 3, 4):
+        table = TableFactory(round=round_, number=number)
+        for position in (1, 2, 3, 4):
+            SeatFactory(table=table, round=round_, position=position)
+    return round_
+
+
+def _table(round_, number):
+    return round_.tables.get(number=number)
+
+
+def _open(client, link):
+    return client.get(banker_links.link_path(link))
+
+
+def test_link_opens_the_table_console_without_login(client, round_):
+    table = _table(round_, 3)
+    link = services.issue_link(table=table)
+    path = banker_links.link_path(link)
+    assert path.startswith("/b/")
+    assert client.get(f"/banker/table/{table.pk}/").status_code == 403
+    response = client.get(path)
+    assert response.status_code == 302
+    assert response["Location"] == f"/banker/table/{table.pk}/"
+    assert response["Referrer-Policy"] == "no-referrer"
+    assert client.get(response["Location"]).status_code == 200
+
+
+def test_link_for_table_3_does_not_open_table_4(client, round_):
+    three, four = _table(round_, 3), _table(round_, 4)
+    services.issue_link(table=four)
+    client.get(banker_links.link_path(services.issue_link(table=three)))
+    assert client.get(f"/banker/table/{three.pk}/").status_code == 200
+    assert client.get(f"/banker/table/{four.pk}/").status_code == 403
+
+
+def test_token_names_its_own_table_only(client, round_):
+    """Swapping the table id inside a token breaks the signature."""
+    three, four = _table(round_, 3), _table(round_, 4)
+    link = services.issue_link(table=three)
+    services.issue_link(table=four)
+    forged = signing.dumps({"t": four.pk, "n": link.nonce}, salt="not-our-salt", compress=True)
+    response = client.get(f"/b/{forged}/")
+    assert response.status_code == 404
+    # Signed correctly but naming another table with this nonce: no such link.
+    wrong_table = signing.dumps({"t": four.pk, "n": link.nonce}, salt=banker_links.SALT)
+    assert client.get(f"/b/{wrong_table}/").status_code == 404
+    assert client.get(f"/banker/table/{four.pk}/").status_code == 403
+
+
+def test_revoked_link_stops_at_once_also_for_a_session_that_used_it(client, round_):
+    table = _table(round_, 2)
+    link = services.issue_link(table=table)
+    assert _open(client, link).status_code == 302
+    assert client.get(f"/banker/table/{table.pk}/").status_code == 200
+    assert services.revoke_link(table=table) == 1
+    assert client.get(f"/banker/table/{table.pk}/").status_code == 403
+    response = _open(Client(), link)
+    assert response.status_code == 403
+    body = response.content.decode()
+    assert 'data-code="link_revoked"' in body
+    assert "revoked" in body.lower() or "widerrufen" in body
+
+
+def test_revoked_page_speaks_german_by_default(client, round_):
+    link = services.issue_link(table=_table(round_, 1))
+    services.revoke_link(table=link.table)
+    response = _open(client, link)
+    assert response.status_code == 403
+    assert response.context["revoked"] is True
+
+
+@pytest.mark.parametrize(
+    "token", ["nonsense", "eyJ0IjoxLCJuIjoieCJ9:1abc:deadbeef", "a" * 300]
+)
+def test_forged_token_is_refused(client, round_, token):
+    response = client.get(f"/b/{token}/")
+    assert response.status_code == 404
+    assert 'data-code="link_invalid"' in response.content.decode()
+
+
+def test_new_link_revokes_the_old_one(client, round_):
+    table = _table(round_, 1)
+    old = services.issue_link(table=table)
+    new = services.issue_link(table=table)
+    old.refresh_from_db()
+    assert old.revoked_at is not None and new.revoked_at is None
+    assert old.nonce != new.nonce and len(new.nonce) >= 20
+    assert _open(client, old).status_code == 403
+    assert _open(client, new).status_code == 302
+    assert BankerLink.objects.filter(table=table, revoked_at__isnull=True).count() == 1
+
+
+def test_reassigning_the_banker_revokes_the_old_link_and_issues_a_new_one(round_):
+    table = _table(round_, 1)
+    first, second = UserFactory(username="bank-a"), UserFactory(username="bank-b")
+    services.assign_banker(table=table, banker=first)
+    old = banker_links.live_link(table)
+    assert old is not None and old.banker == first
+    old_session = Client()
+    _open(old_session, old)
+    assert old_session.get(f"/banker/table/{table.pk}/").status_code == 200
+
+    services.assign_banker(table=table, banker=second)  # mid-round
+    old.refresh_from_db()
+    new = banker_links.live_link(table)
+    assert old.revoked_at is not None
+    assert new is not None and new.banker == second and new.pk != old.pk
+    assert old_session.get(f"/banker/table/{table.pk}/").status_code == 403
+    table.refresh_from_db()
+    assert table.banker == second
+
+
+def test_reassigning_the_same_banker_keeps_the_link(round_):
+    table = _table(round_, 1)
+    banker = UserFactory(username="bank-same")
+    services.assign_banker(table=table, banker=banker)
+    link = banker_links.live_link(table)
+    services.assign_banker(table=table, banker=banker)
+    assert banker_links.live_link(table) == link
+
+
+def test_one_banker_one_table_per_round(round_):
+    banker = UserFactory(username="bank-busy")
+    services.assign_banker(table=_table(round_, 1), banker=banker)
+    with pytest.raises(errors.BankerUnavailable) as refused:
+        services.assign_banker(table=_table(round_, 2), banker=banker)
+    assert "already banks table 1" in refused.value.message_in("en")
+
+
+def test_banker_created_on_the_fly_has_no_password():
+    user = services.get_or_create_banker(username="neue.bank")
+    assert not user.has_usable_password()
+    assert user.groups.filter(name="Bankers").exists()
+    assert services.get_or_create_banker(username="NEUE.bank") == user
+    with pytest.raises(errors.InvalidUsername):
+        services.get_or_create_banker(username="no spaces please")
+
+
+def test_qr_svg_is_valid_svg_with_a_path():
+    svg = qr_svg("https://mcs.example/b/abc:def/", title="Tisch <3>")
+    root = ET.fromstring(svg)
+    assert root.tag == f"{SVG}svg"
+    assert root.get("viewBox")
+    assert root.get("width") is None  # sized by the page
+    assert root.find(f"{SVG}path") is not None and root.find(f"{SVG}path").get("d")
+    assert root.find(f"{SVG}title").text == "Tisch <3>"
+    assert not svg.startswith("<?xml")
+
+
+# --- The organizer's bankers page ---------------------------------------------------------------
+
+
+def test_bankers_page_assigns_and_shows_link_with_qr(client, round_):
+    client.force_login(OrganizerFactory())
+    base = f"/manage/{round_.tournament.slug}/rounds/1/bankers/"
+    response = client.post(base + "2/assign/", {"new_username": "tisch2bank"})
+    assert response.status_code == 302
+    table = _table(round_, 2)
+    table.refresh_from_db()
+    assert table.banker.username == "tisch2bank"
+    link = banker_links.live_link(table)
+    page = client.get(base)
+    assert page.status_code == 200
+    body = page.content.decode()
+    assert f"http://testserver{banker_links.link_path(link)}" in body
+    assert "<svg" in body and "data-copy=" in body
+    # Re-assign to an existing user from the list.
+    other = UserFactory(username="tisch2neu")
+    response = client.post(base + "2/assign/", {"banker": other.pk})
+    assert response.status_code == 302
+    link.refresh_from_db()
+    assert link.revoked_at is not None
+    assert banker_links.live_link(table).banker == other
+    # Revoke, then issue anew.
+    client.post(base + "2/revoke/")
+    assert banker_links.live_link(table) is None
+    client.post(base + "2/link/")
+    assert banker_links.live_link(table) is not None
+
+
+def test_bankers_page_query_count_is_constant(client, round_, django_assert_max_num_queries):
+    for table in round_.tables.all():
+        services.assign_banker(table=table, banker=User.objects.create(username=f"q{table.pk}"))
+    client.force_login(OrganizerFactory())
+    url = f"/manage/{round_.tournament.slug}/rounds/1/bankers/"
+    client.get(url)
+    with django_assert_max_num_queries(8):
+        assert client.get(url).status_code == 200
+
+
+def test_banker_and_anonymous_cannot_manage_links(client, round_):
+    table = _table(round_, 1)
+    banker = UserFactory(username="just-a-banker")
+    services.assign_banker(table=table, banker=banker)
+    base = f"/manage/{round_.tournament.slug}/rounds/1/bankers/"
+    for who in (None, banker):
+        if who:
+            client.force_login(who)
+        assert client.get(base).status_code == 302
+        assert client.post(base + "1/link/").status_code == 302
+        assert client.post(base + "1/revoke/").status_code == 302
+        assert client.post(base + "1/assign/", {"new_username": "evil"}).status_code == 302
+        api = f"/api/v1/tables/{table.pk}/"
+        assert client.get(api + "link/").status_code in (401, 403)
+        assert client.post(api + "link/").status_code in (401, 403)
+        assert client.delete(api + "link/").status_code in (401, 403)
+        assert client.post(api + "banker/", {"username": "evil"}).status_code in (401, 403)
+    assert not User.objects.filter(username="evil").exists()
+    assert BankerLink.objects.filter(table=table).count() == 1
+    assert banker_links.live_link(table).banker == banker
+
+
+def test_api_link_token_only_for_organizers(client, round_):
+    table = _table(round_, 1)
+    client.force_login(OrganizerFactory())
+    created = client.post(f"/api/v1/tables/{table.pk}/link/")
+    assert created.status_code == 201
+    data = created.json()
+    assert data["url"].startswith("http://testserver/b/")
+    assert data["token"] in data["url"]
+    assert client.get(f"/api/v1/tables/{table.pk}/link/").json()["token"] == data["token"]
+    anonymous = Client()
+    table_data = anonymous.get(f"/api/v1/tables/{table.pk}/").json()
+    assert data["token"] not in str(table_data)
+    assert table_data["banker"] is None
+    assert anonymous.get(data["url"]).status_code == 302  # the link itself works for anyone
+    assert client.delete(f"/api/v1/tables/{table.pk}/link/").status_code == 204
+    assert client.get(f"/api/v1/tables/{table.pk}/link/").status_code == 404
+    assert Client().get(data["url"]).status_code == 403
+
+
+def test_api_assign_banker_creates_and_reassigns(client, round_):
+    table = _table(round_, 1)
+    client.force_login(OrganizerFactory())
+    url = f"/api/v1/tables/{table.pk}/banker/"
+    unknown = client.post(url, {"username": "api-bank"}, content_type="application/json")
+    assert unknown.status_code == 400
+    created = client.post(
+        url, {"username": "api-bank", "create": True}, content_type="application/json"
+    )
+    assert created.status_code == 200
+    assert created.json()["banker"] == "api-bank"
+    first = banker_links.live_link(table)
+    cleared = client.post(url, {"username": None}, content_type="application/json")
+    assert cleared.status_code == 200 and cleared.json()["banker"] is None
+    first.refresh_from_db()
+    assert first.revoked_at is not None and banker_links.live_link(table) is None

@@ -1,0 +1,164 @@
+"""The check-in desk: search as you type (constant queries), one tap to check in or undo."""
+
+from __future__ import annotations
+
+import pytest
+from factories import ClubFactory, OrganizerFactory, PlayerFactory, TournamentFactory, UserFactory
+
+from tournament.models import Player, Tournament
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def tournament():
+    return TournamentFactory(slug="cup", status=Tournament.Status.REGISTRATION)
+
+
+@pytest.fixture
+def organizer_client(client):
+    client.force_login(OrganizerFactory())
+    return client
+
+
+def test_desk_page_searches_as_you_type(organizer_client, tournament):
+    PlayerFactory(tournament=tournament, name="Anna Müller", checked_in=False)
+    response = organizer_client.get("/manage/cup/check-in/")
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert 'hx-trigger="input changed delay:150ms' in body
+    assert 'hx-get="/manage/cup/check-in/"' in body
+    assert "Anna Müller" in body
+    assert 'id="desk-counts"' in body
+
+
+def test_search_returns_a_fragment_with_matches_and_counts(organizer_client, tournament):
+    club = ClubFactory(name="Spielfreunde Durlach")
+    PlayerFactory(tournament=tournament, name="Anna Müller", club=club, checked_in=True)
+    PlayerFactory(tournament=tournament, name="Ben Becker", checked_in=False)
+    PlayerFactory(tournament=TournamentFactory(), name="Anna Fremd")
+    response = organizer_client.get("/manage/cup/check-in/", {"q": "durl"}, **HTMX)
+    body = response.content.decode()
+    assert "<html" not in body
+    assert "Anna Müller" in body and "Ben Becker" not in body and "Anna Fremd" not in body
+    assert 'hx-swap-oob="true"' in body  # the counters refresh with every search
+    assert [p.name for p in response.context["players"]] == ["Anna Müller"]
+    counts = response.context["counts"]
+    assert (counts.checked_in, counts.registered) == (1, 2)
+
+
+def test_search_is_case_insensitive_on_name_and_club(organizer_client, tournament):
+    PlayerFactory(
+        tournament=tournament, name="Anna Müller", club=ClubFactory(name="KIT Spieleabend")
+    )
+    for query in ("ANNA", "anna mü", "kit", "Spieleabend anna"):
+        response = organizer_client.get("/manage/cup/check-in/", {"q": query}, **HTMX)
+        assert [p.name for p in response.context["players"]] == ["Anna Müller"], query
+
+
+def test_filter_not_checked_in(organizer_client, tournament):
+    PlayerFactory(tournament=tournament, name="Da", checked_in=True)
+    PlayerFactory(tournament=tournament, name="Fehlt", checked_in=False)
+    response = organizer_client.get("/manage/cup/check-in/", {"show": "missing"}, **HTMX)
+    assert [p.name for p in response.context["players"]] == ["Fehlt"]
+
+
+DESK_SEARCH_QUERIES = 5  # session, user, tournament, matching players (with clubs), counters
+
+
+@pytest.mark.parametrize("count", [10, 100])
+def test_search_needs_the_same_number_of_queries_for_10_and_100_players(
+    organizer_client, tournament, django_assert_num_queries, count
+):
+    clubs = ClubFactory.create_batch(5)
+    for index in range(count):
+        PlayerFactory(
+            tournament=tournament,
+            name=f"Spieler {index:03d}",
+            club=clubs[index % 5],
+            checked_in=index % 2 == 0,
+        )
+    organizer_client.get("/manage/cup/check-in/", {"q": "spieler"}, **HTMX)  # warm the session
+    with django_assert_num_queries(DESK_SEARCH_QUERIES):
+        response = organizer_client.get("/manage/cup/check-in/", {"q": "spieler"}, **HTMX)
+    assert len(response.context["players"]) == count
+    body = response.content.decode()
+    assert body.count('class="desk-row') == count
+
+
+def test_long_lists_are_cut_with_a_hint(organizer_client, tournament):
+    Player.objects.bulk_create(
+        Player(tournament=tournament, name=f"Spieler {index:03d}") for index in range(130)
+    )
+    response = organizer_client.get("/manage/cup/check-in/", **HTMX)
+    assert len(response.context["players"]) == 100 and response.context["more"]
+    response = organizer_client.get("/manage/cup/check-in/", {"q": "Spieler 12"}, **HTMX)
+    assert len(response.context["players"]) == 12 and not response.context["more"]  # 012, 112, 12x
+
+
+def test_one_tap_check_in_returns_the_row_and_fresh_counts(organizer_client, tournament):
+    player = PlayerFactory(tournament=tournament, name="Anna Müller", checked_in=False)
+    url = f"/manage/cup/players/{player.pk}/check-in/"
+    response = organizer_client.post(url, {"from": "desk"}, **HTMX)
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert f'id="desk-player-{player.pk}"' in body and 'data-checked-in="true"' in body
+    assert 'id="desk-counts"' in body and 'hx-swap-oob="true"' in body
+    assert response.context["counts"].checked_in == 1
+    player.refresh_from_db()
+    assert player.checked_in
+
+
+def test_one_tap_undo(organizer_client, tournament):
+    player = PlayerFactory(tournament=tournament, checked_in=True)
+    response = organizer_client.post(
+        f"/manage/cup/players/{player.pk}/undo-check-in/", {"from": "desk"}, **HTMX
+    )
+    assert 'data-checked-in="false"' in response.content.decode()
+    player.refresh_from_db()
+    assert not player.checked_in
+
+
+def test_refused_check_in_answers_with_an_error_fragment(organizer_client, tournament):
+    player = PlayerFactory(tournament=tournament, checked_in=False, dropped_out=True)
+    response = organizer_client.post(
+        f"/manage/cup/players/{player.pk}/check-in/", {"from": "desk"}, **HTMX
+    )
+    assert response.status_code == 409
+    body = response.content.decode()
+    assert 'data-code="player_dropped_out"' in body and "<html" not in body
+
+
+def test_without_javascript_the_button_redirects_back(organizer_client, tournament):
+    player = PlayerFactory(tournament=tournament, checked_in=False)
+    response = organizer_client.post(
+        f"/manage/cup/players/{player.pk}/check-in/", {"next": "/manage/cup/check-in/?q=an"}
+    )
+    assert response.status_code == 302 and response["Location"] == "/manage/cup/check-in/?q=an"
+    response = organizer_client.post(
+        f"/manage/cup/players/{player.pk}/undo-check-in/", {"next": "https://evil.example/"}
+    )
+    assert response["Location"] == "/manage/cup/players/"
+
+
+def test_player_of_another_tournament_is_not_found(organizer_client, tournament):
+    other = PlayerFactory(checked_in=False)
+    response = organizer_client.post(f"/manage/cup/players/{other.pk}/check-in/")
+    assert response.status_code == 404
+    other.refresh_from_db()
+    assert not other.checked_in
+
+
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_desk_is_staff_only(client, tournament, method):
+    player = PlayerFactory(tournament=tournament, checked_in=False)
+    urls = {"get": "/manage/cup/check-in/", "post": f"/manage/cup/players/{player.pk}/check-in/"}
+    response = getattr(client, method)(urls[method])
+    assert response.status_code == 302 and "login" in response["Location"]
+    client.force_login(UserFactory())  # a banker is no organizer
+    response = getattr(client, method)(urls[method])
+    assert response.status_code == 302
+    player.refresh_from_db()
+    assert not player.checked_in

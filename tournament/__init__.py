@@ -1,0 +1,1 @@
+"""Players, tournaments, rounds, tables, seating and advancement (the organizer's domain)."""

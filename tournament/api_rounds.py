@@ -1,0 +1,534 @@
+"""REST API of rounds, tables, seating and bankers.
+
+Reads are public for rounds of public tournaments and show public names only (organizers also
+get full names and bankers); writes are for organizers (staff). Seating edits carry the round's
+``version`` and answer 409 ``stale_version`` when it is no longer current. Banker link tokens
+are only ever shown to organizers.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+from django.db.models import Count, Prefetch, QuerySet
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_view,
+    inline_serializer,
+)
+from rest_framework import mixins, permissions, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from . import banker_links, roles, selectors, services
+from .models import BankerLink, Round, Seat, Table, Tournament
+from .permissions import IsOrganizerOrReadOnly
+
+# --- Permissions -------------------------------------------------------------------------------
+
+
+class IsOrganizer(permissions.BasePermission):
+    """Organizers (staff) only, reads included: e.g. banker link tokens."""
+
+    message = _("Only organizers may see or change this.")
+
+    def has_permission(self, request, view) -> bool:
+        return roles.is_organizer(request.user)
+
+
+def _is_organizer(context) -> bool:
+    request = context.get("request")
+    return bool(request and roles.is_organizer(request.user))
+
+
+# --- Serializers -------------------------------------------------------------------------------
+
+
+class SeatSerializer(serializers.ModelSerializer):
+    public_name = serializers.CharField(source="player.public_name", read_only=True)
+    name = serializers.SerializerMethodField(help_text="Full name; organizers only (else null).")
+
+    class Meta:
+        model = Seat
+        fields = ["position", "player", "public_name", "name"]
+        read_only_fields = fields
+
+    def get_name(self, seat: Seat) -> str | None:
+        return seat.player.name if _is_organizer(self.context) else None
+
+
+class TableSerializer(serializers.ModelSerializer):
+    seats = SeatSerializer(many=True, read_only=True)
+    banker = serializers.SerializerMethodField(help_text="Banker's username; organizers only.")
+
+    class Meta:
+        model = Table
+        fields = ["id", "round", "number", "banker", "seats"]
+        read_only_fields = fields
+
+    def get_banker(self, table: Table) -> str | None:
+        if not _is_organizer(self.context) or table.banker is None:
+            return None
+        return table.banker.get_username()
+
+
+class RoundSerializer(serializers.ModelSerializer):
+    tournament = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    table_count = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = Round
+        fields = [
+            "id",
+            "tournament",
+            "number",
+            "kind",
+            "status",
+            "version",
+            "started_at",
+            "closed_at",
+            "table_count",
+        ]
+        read_only_fields = fields
+
+
+class TableQualitySerializer(TableSerializer):
+    repeats = serializers.IntegerField(read_only=True, help_text="Pairs here who met before.")
+    same_club = serializers.IntegerField(read_only=True, help_text="Club-mate pairs here.")
+
+    class Meta(TableSerializer.Meta):
+        fields = [*TableSerializer.Meta.fields, "repeats", "same_club"]
+        read_only_fields = fields
+
+
+class RoundDetailSerializer(RoundSerializer):
+    repeated_pairs = serializers.IntegerField(read_only=True)
+    same_club_pairs = serializers.IntegerField(read_only=True)
+    tables = serializers.SerializerMethodField()
+
+    class Meta(RoundSerializer.Meta):
+        fields = [*RoundSerializer.Meta.fields, "repeated_pairs", "same_club_pairs", "tables"]
+        read_only_fields = fields
+
+    @extend_schema_field(TableQualitySerializer(many=True))
+    def get_tables(self, round_: Round) -> list[dict]:
+        overview = self.context["overview"]
+        rows = []
+        for line in overview.tables:
+            line.table.repeats = line.repeats
+            line.table.same_club = line.same_club
+            rows.append(line.table)
+        return TableQualitySerializer(rows, many=True, context=self.context).data
+
+
+def _round_detail(round_: Round, context: dict) -> dict:
+    overview = selectors.seating_overview(round_)
+    round_.repeated_pairs = overview.repeats
+    round_.same_club_pairs = overview.same_club
+    round_.table_count = len(overview.tables)
+    return RoundDetailSerializer(round_, context={**context, "overview": overview}).data
+
+
+class RoundCreateSerializer(serializers.Serializer):
+    tournament = serializers.SlugRelatedField(
+        slug_field="slug", queryset=Tournament.objects.all(), help_text="The tournament's slug."
+    )
+    kind = serializers.ChoiceField(choices=Round.Kind.choices, default=Round.Kind.PRELIMINARY)
+
+
+class VersionSerializer(serializers.Serializer):
+    version = serializers.IntegerField(
+        min_value=0,
+        required=False,
+        help_text="The round version the change is based on; refused with 409 when stale.",
+    )
+
+
+class SeatInputSerializer(VersionSerializer):
+    seed = serializers.IntegerField(
+        min_value=0, max_value=2**32 - 1, required=False, allow_null=True,
+        help_text="Seed of the generator and turn order; empty: derived from the round.",
+    )
+    seconds = serializers.FloatField(
+        min_value=0.0, max_value=30.0, default=5.0, help_text="Search time limit."
+    )
+    min_size = serializers.IntegerField(
+        min_value=2, max_value=8, required=False, allow_null=True,
+        help_text="Smallest table allowed; empty: table size - 1.",
+    )
+
+
+class SeatOutputSerializer(serializers.Serializer):
+    seed = serializers.IntegerField()
+    repeated_pairs = serializers.IntegerField()
+    same_club_pairs = serializers.IntegerField()
+    round = RoundDetailSerializer()
+
+
+class EditSerializer(serializers.Serializer):
+    version = serializers.IntegerField(
+        min_value=0, help_text="The round version shown to the editor; 409 when stale."
+    )
+
+
+class SwapInputSerializer(EditSerializer):
+    a = serializers.IntegerField(help_text="Player id.")
+    b = serializers.IntegerField(help_text="Player id.")
+
+
+class MoveInputSerializer(EditSerializer):
+    player = serializers.IntegerField(help_text="Player id.")
+    to_table = serializers.IntegerField(min_value=1, help_text="Table number in this round.")
+    min_size = serializers.IntegerField(
+        min_value=2, max_value=8, required=False, allow_null=True,
+        help_text="Smallest table allowed; empty: table size - 1.",
+    )
+
+
+class TableChangeSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    size_before = serializers.IntegerField()
+    size_after = serializers.IntegerField()
+    repeats_before = serializers.IntegerField()
+    repeats_after = serializers.IntegerField()
+    same_club_before = serializers.IntegerField()
+    same_club_after = serializers.IntegerField()
+
+
+class PreviewSerializer(serializers.Serializer):
+    action = serializers.CharField()
+    repeats_before = serializers.IntegerField()
+    repeats_after = serializers.IntegerField()
+    same_club_before = serializers.IntegerField()
+    same_club_after = serializers.IntegerField()
+    tables = TableChangeSerializer(many=True)
+
+
+class AssignBankerSerializer(serializers.Serializer):
+    username = serializers.CharField(
+        max_length=150, allow_null=True, help_text="The banker's username; null: no banker."
+    )
+    create = serializers.BooleanField(
+        default=False, help_text="Create a banker user with this username if there is none."
+    )
+
+
+class BankerLinkSerializer(serializers.ModelSerializer):
+    banker = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    token = serializers.SerializerMethodField()
+    url = serializers.SerializerMethodField(help_text="Absolute URL of the private link.")
+
+    class Meta:
+        model = BankerLink
+        fields = ["table", "banker", "created_at", "revoked_at", "token", "url"]
+        read_only_fields = fields
+
+    def get_token(self, link: BankerLink) -> str:
+        return banker_links.make_token(link)
+
+    def get_url(self, link: BankerLink) -> str:
+        return self.context["request"].build_absolute_uri(banker_links.link_path(link))
+
+
+ERROR = inline_serializer(
+    "DomainErrorResponse",
+    fields={
+        "code": serializers.CharField(),
+        "detail": serializers.CharField(),
+        "message_de": serializers.CharField(),
+        "message_en": serializers.CharField(),
+    },
+)
+REFUSED = {
+    400: OpenApiResponse(ERROR, description="Refused; the message names the rule."),
+    403: OpenApiResponse(description="Organizers only."),
+    409: OpenApiResponse(ERROR, description="Stale version or invalid state change."),
+}
+
+# --- Views -------------------------------------------------------------------------------------
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="Rounds",
+        parameters=[OpenApiParameter("tournament", OpenApiTypes.STR, description="Slug.")],
+    ),
+    retrieve=extend_schema(summary="A round with its seating and quality"),
+)
+class RoundViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    viewsets.GenericViewSet,
+):
+    permission_classes = [IsOrganizerOrReadOnly]
+    serializer_class = RoundSerializer
+
+    def get_queryset(self) -> QuerySet[Round]:
+        rounds = Round.objects.select_related("tournament").annotate(
+            table_count=Count("tables")
+        )
+        if not roles.is_organizer(self.request.user):
+            rounds = rounds.filter(
+                tournament__in=selectors.public_tournaments()
+            ).exclude(status=Round.Status.DRAFT)
+        slug = self.request.query_params.get("tournament")
+        if slug:
+            rounds = rounds.filter(tournament__slug=slug)
+        return rounds.order_by("tournament__date", "tournament__slug", "number")
+
+    def retrieve(self, request: Request, *args, **kwargs) -> Response:
+        return Response(_round_detail(self.get_object(), self.get_serializer_context()))
+
+    def _round(self) -> Round:
+        return get_object_or_404(Round.objects.select_related("tournament"), pk=self.kwargs["pk"])
+
+    def _detail(self, round_: Round, code: int = status.HTTP_200_OK) -> Response:
+        round_.refresh_from_db()
+        return Response(_round_detail(round_, self.get_serializer_context()), status=code)
+
+    @extend_schema(
+        summary="Create the next round (draft)",
+        request=RoundCreateSerializer,
+        responses={201: RoundDetailSerializer, **REFUSED},
+    )
+    def create(self, request: Request, *args, **kwargs) -> Response:
+        data = _validated(RoundCreateSerializer, request)
+        round_ = services.create_round(tournament=data["tournament"], kind=data["kind"])
+        return self._detail(round_, status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Seat (or re-seat) the round with the generator",
+        request=SeatInputSerializer,
+        responses={200: SeatOutputSerializer, **REFUSED},
+    )
+    @action(detail=True, methods=["post"])
+    def seat(self, request: Request, pk=None) -> Response:
+        data = _validated(SeatInputSerializer, request)
+        outcome = services.seat_round_outcome(
+            round_=self._round(),
+            version=data.get("version"),
+            seed=data.get("seed"),
+            seconds=data["seconds"],
+            min_size=data.get("min_size"),
+        )
+        return Response(
+            {
+                "seed": outcome.seed,
+                "repeated_pairs": outcome.repeated_pairs,
+                "same_club_pairs": outcome.same_club_pairs,
+                "round": _round_detail(outcome.round, self.get_serializer_context()),
+            }
+        )
+
+    @extend_schema(
+        summary="Swap two players' seats",
+        request=SwapInputSerializer,
+        responses={200: RoundDetailSerializer, **REFUSED},
+    )
+    @action(detail=True, methods=["post"])
+    def swap(self, request: Request, pk=None) -> Response:
+        data = _validated(SwapInputSerializer, request)
+        round_ = self._round()
+        services.swap_players(round_=round_, a=data["a"], b=data["b"], version=data["version"])
+        return self._detail(round_)
+
+    @extend_schema(
+        summary="Preview a swap: the repeat/club counts if it were saved (saves nothing)",
+        request=SwapInputSerializer,
+        responses={200: PreviewSerializer, **REFUSED},
+    )
+    @action(detail=True, methods=["post"], url_path="swap/preview")
+    def swap_preview(self, request: Request, pk=None) -> Response:
+        data = _validated(SwapInputSerializer, request)
+        overview = _fresh_overview(self._round(), data["version"])
+        preview = selectors.preview_swap(overview, a=data["a"], b=data["b"])
+        return Response(PreviewSerializer(preview).data)
+
+    @extend_schema(
+        summary="Move one player to another table",
+        request=MoveInputSerializer,
+        responses={200: RoundDetailSerializer, **REFUSED},
+    )
+    @action(detail=True, methods=["post"])
+    def move(self, request: Request, pk=None) -> Response:
+        data = _validated(MoveInputSerializer, request)
+        round_ = self._round()
+        services.move_player(
+            round_=round_,
+            player=data["player"],
+            to_table=data["to_table"],
+            version=data["version"],
+            min_size=data.get("min_size"),
+        )
+        return self._detail(round_)
+
+    @extend_schema(
+        summary="Preview a move: the repeat/club counts if it were saved (saves nothing)",
+        request=MoveInputSerializer,
+        responses={200: PreviewSerializer, **REFUSED},
+    )
+    @action(detail=True, methods=["post"], url_path="move/preview")
+    def move_preview(self, request: Request, pk=None) -> Response:
+        data = _validated(MoveInputSerializer, request)
+        overview = _fresh_overview(self._round(), data["version"])
+        preview = selectors.preview_move(
+            overview,
+            player=data["player"],
+            to_table=data["to_table"],
+            min_size=data.get("min_size"),
+        )
+        return Response(PreviewSerializer(preview).data)
+
+    @extend_schema(
+        summary="Lock the seating",
+        request=VersionSerializer,
+        responses={200: RoundDetailSerializer, **REFUSED},
+    )
+    @action(detail=True, methods=["post"])
+    def lock(self, request: Request, pk=None) -> Response:
+        data = _validated(VersionSerializer, request)
+        return self._detail(services.lock_round(round_=self._round(), version=data.get("version")))
+
+    @extend_schema(
+        summary="Unlock a locked seating that has not started",
+        request=VersionSerializer,
+        responses={200: RoundDetailSerializer, **REFUSED},
+    )
+    @action(detail=True, methods=["post"])
+    def unlock(self, request: Request, pk=None) -> Response:
+        data = _validated(VersionSerializer, request)
+        round_ = services.unlock_round(round_=self._round(), version=data.get("version"))
+        return self._detail(round_)
+
+    @extend_schema(
+        summary="Start the round (the tournament must be running)",
+        request=VersionSerializer,
+        responses={200: RoundDetailSerializer, **REFUSED},
+    )
+    @action(detail=True, methods=["post"])
+    def start(self, request: Request, pk=None) -> Response:
+        data = _validated(VersionSerializer, request)
+        round_ = services.start_round(round_=self._round(), version=data.get("version"))
+        return self._detail(round_)
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="Tables with their seats",
+        parameters=[OpenApiParameter("round", OpenApiTypes.INT, description="Round id.")],
+    ),
+    retrieve=extend_schema(summary="A table with its seats"),
+)
+class TableViewSet(viewsets.ReadOnlyModelViewSet):
+    permission_classes = [IsOrganizerOrReadOnly]
+    serializer_class = TableSerializer
+
+    def get_queryset(self) -> QuerySet[Table]:
+        seats = Seat.objects.select_related("player__club").order_by("position")
+        tables = Table.objects.select_related("banker", "round").prefetch_related(
+            Prefetch("seats", queryset=seats)
+        )
+        if not roles.is_organizer(self.request.user):
+            tables = tables.filter(
+                round__tournament__in=selectors.public_tournaments()
+            ).exclude(round__status=Round.Status.DRAFT)
+        round_id = self.request.query_params.get("round")
+        if round_id:
+            if not round_id.isdigit():
+                return tables.none()
+            tables = tables.filter(round_id=int(round_id))
+        return tables.order_by("round_id", "number")
+
+    def _table(self) -> Table:
+        return get_object_or_404(Table.objects.select_related("round"), pk=self.kwargs["pk"])
+
+    @extend_schema(
+        summary="Assign (or re-assign, or clear) the table's banker",
+        description=(
+            "A change of banker revokes the table's live link and issues a new one. "
+            "With create=true an unknown username becomes a new banker user."
+        ),
+        request=AssignBankerSerializer,
+        responses={200: TableSerializer, **REFUSED},
+    )
+    @action(detail=True, methods=["post"], permission_classes=[IsOrganizer])
+    def banker(self, request: Request, pk=None) -> Response:
+        data = _validated(AssignBankerSerializer, request)
+        table = self._table()
+        username = data["username"]
+        banker = None
+        if username is not None:
+            if data["create"]:
+                banker = services.get_or_create_banker(username=username)
+            else:
+                banker = User.objects.filter(username__iexact=username.strip()).first()
+                if banker is None:
+                    raise serializers.ValidationError(
+                        {"username": [f"There is no user “{username}” (send create=true)."]}
+                    )
+        services.assign_banker(table=table, banker=banker)
+        table = self.get_queryset().get(pk=table.pk)
+        return Response(self.get_serializer(table).data)
+
+    @extend_schema(
+        methods=["GET"],
+        summary="The table's live private banker link (organizers only)",
+        request=None,
+        responses={200: BankerLinkSerializer, 404: OpenApiResponse(description="No live link.")},
+    )
+    @extend_schema(
+        methods=["POST"],
+        summary="Issue a new private banker link (revokes the live one)",
+        request=None,
+        responses={201: BankerLinkSerializer},
+    )
+    @extend_schema(
+        methods=["DELETE"],
+        summary="Revoke the table's live link",
+        request=None,
+        responses={204: None},
+    )
+    @action(detail=True, methods=["get", "post", "delete"], permission_classes=[IsOrganizer])
+    def link(self, request: Request, pk=None) -> Response:
+        table = self._table()
+        if request.method == "POST":
+            link = services.issue_link(table=table)
+            data = BankerLinkSerializer(link, context=self.get_serializer_context()).data
+            return Response(data, status=status.HTTP_201_CREATED)
+        if request.method == "DELETE":
+            services.revoke_link(table=table)
+            return Response(status=status.HTTP_204_NO_CONTENT)
+        link = banker_links.live_link(table)
+        if link is None:
+            return Response({"detail": "No live link."}, status=status.HTTP_404_NOT_FOUND)
+        return Response(BankerLinkSerializer(link, context=self.get_serializer_context()).data)
+
+
+def _validated(serializer_class, request: Request) -> dict:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def _fresh_overview(round_: Round, version: int):
+    """The seating for a preview, refused like a save when the version is stale."""
+    from . import errors
+
+    if version != round_.version:
+        raise errors.StaleVersion(
+            errors.STALE_VERSION,
+            params={"number": round_.number, "yours": version, "current": round_.version},
+        )
+    return selectors.seating_overview(round_)
+
+
+def register(router) -> None:
+    router.register("rounds", RoundViewSet, basename="round")
+    router.register("tables", TableViewSet, basename="table")

@@ -1,0 +1,110 @@
+"""Private banker links: signed, table-bound, revocable; they open a table's console.
+
+The token in the URL is ``signing.dumps({"t": table_id, "n": nonce})``; it is only valid while
+the :class:`~tournament.models.BankerLink` with that nonce is not revoked. Opening the link
+stores the grant in the session; every console request re-checks it, so revoking works at once.
+"""
+
+from __future__ import annotations
+
+import enum
+import secrets
+
+from django.contrib.auth.models import User
+from django.contrib.sessions.backends.base import SessionBase
+from django.core import signing
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from .models import BankerLink, Table
+
+SALT = "tournament.banker-link"
+SESSION_KEY = "banker_tables"
+
+
+def make_token(link: BankerLink) -> str:
+    return signing.dumps({"t": link.table_id, "n": link.nonce}, salt=SALT, compress=True)
+
+
+def read_token(token: str) -> tuple[int, str] | None:
+    """The (table id, nonce) a token names, or None when it was not signed by us."""
+    try:
+        data = signing.loads(token, salt=SALT)
+    except signing.BadSignature:
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("t"), int):
+        return None
+    return data["t"], str(data.get("n", ""))
+
+
+def grant(session: SessionBase, link: BankerLink) -> None:
+    grants = dict(session.get(SESSION_KEY, {}))
+    grants[str(link.table_id)] = link.nonce
+    session[SESSION_KEY] = grants
+
+
+def session_grants_table(session: SessionBase, table: Table) -> bool:
+    """True while the session holds a live link for this table (revoked links fail at once)."""
+    nonce = session.get(SESSION_KEY, {}).get(str(table.pk))
+    if not nonce:
+        return False
+    return BankerLink.objects.filter(table=table, nonce=nonce, revoked_at__isnull=True).exists()
+
+
+#: Bytes of randomness in a link's nonce (``token_urlsafe`` makes 22 characters of 16 bytes).
+NONCE_BYTES = 16
+
+
+@transaction.atomic
+def issue_link(*, table: Table, banker: User | None = None) -> BankerLink:
+    """A new live link for ``table`` with a random nonce; the previous live link is revoked.
+
+    ``banker`` defaults to the table's banker. The table row is locked so that two organizers
+    issuing at once cannot trip the one-live-link-per-table constraint.
+    """
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    revoke_link(table=table)
+    return BankerLink.objects.create(
+        table=table,
+        banker=banker if banker is not None else table.banker,
+        nonce=secrets.token_urlsafe(NONCE_BYTES),
+    )
+
+
+def revoke_link(*, table: Table) -> int:
+    """Revoke the table's live link (if any) at once; returns how many links were revoked."""
+    return BankerLink.objects.filter(table=table, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
+
+
+def live_link(table: Table) -> BankerLink | None:
+    return BankerLink.objects.filter(table=table, revoked_at__isnull=True).first()
+
+
+def link_path(link: BankerLink) -> str:
+    """The site-relative URL of a link (``/b/<token>/``); make it absolute with the request."""
+    return reverse("banker_link", args=[make_token(link)])
+
+
+class LinkState(enum.Enum):
+    LIVE = "live"
+    REVOKED = "revoked"
+    INVALID = "invalid"
+
+
+def resolve(token: str) -> tuple[LinkState, BankerLink | None]:
+    """What a token from a URL is worth: a live link, a revoked one, or nothing of ours."""
+    named = read_token(token)
+    if named is None:
+        return LinkState.INVALID, None
+    table_id, nonce = named
+    link = (
+        BankerLink.objects.filter(table_id=table_id, nonce=nonce)
+        .select_related("table")
+        .first()
+    )
+    if link is None:
+        return LinkState.INVALID, None
+    return (LinkState.LIVE if link.is_live else LinkState.REVOKED), link

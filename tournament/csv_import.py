@@ -1,0 +1,648 @@
+"""All-or-nothing CSV import of a tournament's players.
+
+Columns (a header row is required; English or German names, any case, any order):
+name (required), club, e-mail, public-name consent. Comma, semicolon (German Excel) or tab
+separated; UTF-8 with or without BOM, or Windows-1252. Every bad line is reported with its line
+number and reason (German and English) in one :class:`CsvImportError`; then nothing is saved.
+Clubs are matched by name or short name, case-insensitively, and created only on success.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext_lazy as _
+
+from config.errors import Conflict, DomainError
+
+from .models import Club, Player, Tournament
+from .players import (
+    CLUB_MAX,
+    EMAIL_MAX,
+    NAME_MAX,
+    TOURNAMENT_FINISHED,
+    PlayersLocked,
+    clean_name,
+    club_key,
+    find_clubs,
+)
+from .tournaments import lazy_format, lazy_join
+
+MAX_BYTES = 2 * 1024 * 1024
+MAX_PLAYERS = 5000
+
+# Header cells are compared after folding: lower case, umlauts spelled out, letters/digits only.
+ALIASES: dict[str, frozenset[str]] = {
+    "name": frozenset(
+        {
+            "name",
+            "namen",
+            "fullname",
+            "vollername",
+            "vorundnachname",
+            "player",
+            "playername",
+            "spieler",
+            "spielerin",
+            "spielername",
+            "teilnehmer",
+            "teilnehmerin",
+            "teilnehmername",
+        }
+    ),
+    # A first and a last name column are joined when there is no name column.
+    "first_name": frozenset({"vorname", "firstname", "givenname", "rufname"}),
+    "last_name": frozenset({"nachname", "lastname", "familienname", "surname", "zuname"}),
+    "club": frozenset(
+        {
+            "club",
+            "clubname",
+            "verein",
+            "vereinsname",
+            "klub",
+            "team",
+            "family",
+            "familie",
+            "clubfamily",
+            "vereinfamilie",
+            "clubfamilie",
+        }
+    ),
+    "email": frozenset(
+        {
+            "email",
+            "emailadresse",
+            "emailaddress",
+            "mail",
+            "mailadresse",
+            "mailaddress",
+        }
+    ),
+    "consent": frozenset(
+        {
+            "consent",
+            "public",
+            "publicname",
+            "publicnameconsent",
+            "namepublic",
+            "showname",
+            "einwilligung",
+            "oeffentlich",
+            "offentlich",
+            "oeffentlichername",
+            "nameoeffentlich",
+            "namensfreigabe",
+            "freigabe",
+            "zustimmung",
+            "veroeffentlichung",
+            "publish",
+        }
+    ),
+}
+# Then generous: a header containing one of these words (e.g. "Einwilligung Namensnennung").
+CONTAINS: tuple[tuple[str, str], ...] = (
+    ("consent", "einwilligung"),
+    ("consent", "consent"),
+    ("consent", "oeffentlich"),
+    ("consent", "public"),
+    ("consent", "freigabe"),
+    ("consent", "zustimmung"),
+    ("email", "mail"),
+    ("club", "verein"),
+    ("club", "club"),
+)
+
+CONSENT_VALUES: dict[str, bool] = {
+    "": False,
+    "ja": True,
+    "j": True,
+    "yes": True,
+    "y": True,
+    "1": True,
+    "x": True,
+    "true": True,
+    "wahr": True,
+    "✓": True,
+    "✔": True,
+    "nein": False,
+    "n": False,
+    "no": False,
+    "0": False,
+    "false": False,
+    "falsch": False,
+    "-": False,
+}
+
+# --------------------------------------------------------------------------- errors
+
+
+@dataclass(frozen=True)
+class LineError:
+    """One reason why one line of the file was refused (line 1 is the first line of the file)."""
+
+    line: int
+    code: str
+    message: Any
+    params: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def text(self) -> Any:
+        return lazy_format(self.message, self.params)
+
+    def message_in(self, language: str) -> str:
+        from django.utils import translation
+
+        with translation.override(language):
+            return str(self.text)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "line": self.line,
+            "code": self.code,
+            "message_de": self.message_in("de"),
+            "message_en": self.message_in("en"),
+        }
+
+
+class CsvImportError(DomainError):
+    """The file was refused; ``errors`` holds every bad line's number and reason."""
+
+    code = "csv_invalid"
+
+    def __init__(self, errors: list[LineError]) -> None:
+        self.errors = sorted(errors, key=lambda error: error.line)
+        lines = sorted({error.line for error in self.errors})
+        super().__init__(
+            CSV_REJECTED,
+            params={"count": len(lines), "lines": lazy_join(lines, ", ")},
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = super().as_dict()
+        data["errors"] = [error.as_dict() for error in self.errors]
+        return data
+
+
+CSV_REJECTED = _(
+    "The file was not imported, nothing was saved: %(count)s line(s) have errors (lines "
+    "%(lines)s). Correct them and upload the whole file again."
+)
+IMPORT_RACE = _(
+    "Players or clubs were changed meanwhile while the file was imported; nothing was saved. "
+    "Upload the file again."
+)
+
+# --------------------------------------------------------------------------- result
+
+
+@dataclass
+class ImportResult:
+    players: list[Player]
+    clubs: list[Club]  # the clubs created by this import
+    encoding: str
+    delimiter: str
+
+
+@dataclass
+class _Row:
+    line: int
+    name: str
+    club: str
+    email: str
+    consent: bool
+
+
+# --------------------------------------------------------------------------- decoding
+
+
+def _line_of(data: bytes, offset: int) -> int:
+    return data.count(b"\n", 0, offset) + 1
+
+
+def decode(data: bytes) -> tuple[str, str]:
+    """(text, encoding): UTF-8 (BOM or not), else Windows-1252; else every unreadable line."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise CsvImportError([LineError(1, "csv_utf16", UTF16)])
+    if data.startswith(b"PK\x03\x04") or b"\x00" in data[:4096]:
+        raise CsvImportError([LineError(1, "csv_not_text", NOT_TEXT)])
+    try:
+        return data.decode("utf-8-sig"), "utf-8"
+    except UnicodeDecodeError:
+        pass
+    lines = data.split(b"\n")
+    utf8_lines, bad_utf8 = [], []
+    for number, raw in enumerate(lines, start=1):
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            bad_utf8.append((number, raw, exc))
+        else:
+            if any(byte >= 0x80 for byte in raw):
+                utf8_lines.append(number)
+    errors: list[LineError] = []
+    if utf8_lines:
+        # Some lines are UTF-8 with umlauts, others are not: a mixed file (pasted together).
+        for number, raw, exc in bad_utf8:
+            errors.append(
+                LineError(
+                    number,
+                    "csv_encoding_mixed",
+                    MIXED_ENCODING,
+                    {"byte": f"0x{raw[exc.start]:02X}", "column": exc.start + 1},
+                )
+            )
+        raise CsvImportError(errors)
+    for number, raw in enumerate(lines, start=1):
+        try:
+            raw.decode("cp1252")
+        except UnicodeDecodeError as exc:
+            errors.append(
+                LineError(
+                    number,
+                    "csv_encoding",
+                    BAD_BYTE,
+                    {"byte": f"0x{raw[exc.start]:02X}", "column": exc.start + 1},
+                )
+            )
+    if errors:
+        raise CsvImportError(errors)
+    return data.decode("cp1252"), "cp1252"
+
+
+UTF16 = _(
+    "The file is saved as UTF-16 (“Unicode text”). Save it as “CSV UTF-8” or “CSV (semicolon "
+    "separated)” instead."
+)
+NOT_TEXT = _(
+    "This is not a CSV text file (perhaps an Excel workbook). Save it as “CSV UTF-8” or “CSV "
+    "(semicolon separated)” and upload that."
+)
+MIXED_ENCODING = _(
+    "Byte %(byte)s at position %(column)s cannot be read: this line is not UTF-8, while other "
+    "lines are. Save the whole file as UTF-8."
+)
+BAD_BYTE = _(
+    "Byte %(byte)s at position %(column)s cannot be read as UTF-8 or Windows-1252. Save the file "
+    "as UTF-8."
+)
+
+# --------------------------------------------------------------------------- header
+
+_SPELL_OUT = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"})
+
+
+def fold(cell: str) -> str:
+    """Header comparison key: "E-Mail" → "email", "Öffentlich" → "oeffentlich"."""
+    return re.sub(r"[^0-9a-z]", "", cell.strip().casefold().translate(_SPELL_OUT))
+
+
+def column_for(cell: str) -> str | None:
+    key = fold(cell)
+    if not key:
+        return None
+    for column, aliases in ALIASES.items():
+        if key in aliases:
+            return column
+    for column, word in CONTAINS:
+        if word in key:
+            return column
+    return None
+
+
+def sniff_delimiter(line: str) -> str:
+    """The separator of the header line: the most frequent of ; , and tab outside quotes."""
+    unquoted = re.sub(r'"[^"]*"', "", line)
+    counts = {sep: unquoted.count(sep) for sep in (";", ",", "\t")}
+    best = max(counts, key=lambda sep: (counts[sep], sep == ";"))
+    return best if counts[best] else ","
+
+
+UNKNOWN_COLUMN = _(
+    "Unknown column “%(column)s”. Allowed: name, club, e-mail, consent (German: Name, Verein, "
+    "E-Mail, Einwilligung)."
+)
+DUPLICATE_COLUMN = _("The column “%(column)s” appears twice (also “%(other)s”).")
+NO_HEADER = _(
+    "The first line must name the columns, e.g. Name;Verein;E-Mail;Einwilligung — found "
+    "“%(cells)s”."
+)
+NO_NAME_COLUMN = _(
+    "The header has no name column (Name, or Vorname and Nachname). Found: %(cells)s."
+)
+NAME_COLUMNS_TWICE = _(
+    "The header has a name column (“%(name)s”) and first/last name columns (%(other)s); keep "
+    "only one of them."
+)
+EMPTY_HEADER_CELL = _(
+    "Column %(position)s has no name in the header; name it or remove the column."
+)
+EMPTY_FILE = _("The file is empty.")
+HEADER_ONLY = _("The file has a header but no players.")
+TOO_MANY = _("The file has %(count)s players; at most %(max)s can be imported at once.")
+TOO_BIG = _("The file is %(size)s KB; at most %(max)s KB can be imported.")
+BROKEN_QUOTES = _("The line cannot be read (quotation marks do not match): %(detail)s.")
+
+# --------------------------------------------------------------------------- rows
+
+COLUMN_COUNT = _("Expected %(expected)s values separated by “%(delimiter)s”, found %(found)s.")
+NAME_MISSING = _("The name is missing.")
+NAME_TOO_LONG = _("The name is %(length)s characters long; at most %(max)s are allowed.")
+NAME_TWICE = _("“%(name)s” appears twice in the file (also on line %(other)s).")
+NAME_REGISTERED = _("A player named “%(name)s” is already registered in this tournament.")
+CLUB_TOO_LONG = _("The club name is %(length)s characters long; at most %(max)s are allowed.")
+EMAIL_INVALID = _("“%(email)s” is not a valid e-mail address.")
+CONSENT_INVALID = _(
+    "“%(value)s” is not a consent value; use ja/nein, yes/no, 1/0, x, or leave it empty."
+)
+EXTRA_VALUE = _("Column %(position)s has a value (“%(value)s”) but no column name in the header.")
+
+
+def _delimiter_label(delimiter: str) -> str:
+    return {"\t": "Tab"}.get(delimiter, delimiter)
+
+
+def parse(text: str, *, existing_names: set[str]) -> tuple[list[_Row], list[LineError], str]:
+    """Read and check every line; (rows, errors, delimiter). Saves nothing."""
+    errors: list[LineError] = []
+    first = next((line for line in text.splitlines() if line.strip()), None)
+    if first is None:
+        return [], [LineError(1, "csv_empty", EMPTY_FILE)], ","
+    delimiter = sniff_delimiter(first)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+
+    header: list[str] | None = None
+    header_line = 0
+    columns: list[str | None] = []
+    ignored: set[int] = set()  # trailing header cells without a name
+    rows: list[_Row] = []
+    seen: dict[str, int] = {}
+    previous_end = 0
+    while True:
+        try:
+            record = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            errors.append(
+                LineError(previous_end + 1, "csv_syntax", BROKEN_QUOTES, {"detail": str(exc)})
+            )
+            break
+        line, previous_end = previous_end + 1, reader.line_num
+        if not any(cell.strip() for cell in record):
+            continue  # blank line (Excel writes ";;;" for empty rows)
+        if header is None:
+            header, header_line = record, line
+            columns, ignored, header_errors, fatal = _read_header(record, line)
+            errors.extend(header_errors)
+            if fatal:
+                return [], errors, delimiter
+            continue
+        if [fold(cell) for cell in record] == [fold(cell) for cell in header]:
+            continue  # the header repeated (two exports pasted together)
+        row = _read_row(
+            record,
+            line=line,
+            columns=columns,
+            ignored=ignored,
+            delimiter=delimiter,
+            seen=seen,
+            existing_names=existing_names,
+            errors=errors,
+        )
+        if row is not None:
+            rows.append(row)
+
+    if header is not None and not rows and not errors:
+        errors.append(LineError(header_line, "csv_no_players", HEADER_ONLY))
+    if len(rows) > MAX_PLAYERS:
+        errors.append(
+            LineError(
+                header_line, "csv_too_many", TOO_MANY, {"count": len(rows), "max": MAX_PLAYERS}
+            )
+        )
+    return rows, errors, delimiter
+
+
+def _read_header(
+    record: list[str], line: int
+) -> tuple[list[str | None], set[int], list[LineError], bool]:
+    """(column per position, ignored positions, errors, fatal?)."""
+    errors: list[LineError] = []
+    # Trailing cells without a name are tolerated (spreadsheets add them); inner ones are not.
+    last_named = max((i for i, cell in enumerate(record) if cell.strip()), default=-1)
+    ignored = set(range(last_named + 1, len(record)))
+    columns: list[str | None] = []
+    first_cell: dict[str, str] = {}
+    unknown: list[str] = []
+    for position, cell in enumerate(record):
+        if position in ignored:
+            columns.append(None)
+            continue
+        column = column_for(cell)
+        columns.append(column)
+        if not cell.strip():
+            errors.append(
+                LineError(line, "csv_header_empty", EMPTY_HEADER_CELL, {"position": position + 1})
+            )
+        elif column is None:
+            unknown.append(cell.strip())
+        elif column in first_cell:
+            errors.append(
+                LineError(
+                    line,
+                    "csv_duplicate_column",
+                    DUPLICATE_COLUMN,
+                    {"column": cell.strip(), "other": first_cell[column]},
+                )
+            )
+            columns[-1] = None
+        else:
+            first_cell[column] = cell.strip()
+    cells = ", ".join(cell.strip() for cell in record if cell.strip())
+    if not first_cell:
+        return (
+            columns,
+            ignored,
+            [LineError(line, "csv_no_header", NO_HEADER, {"cells": cells})],
+            True,
+        )
+    for cell in unknown:
+        errors.append(LineError(line, "csv_unknown_column", UNKNOWN_COLUMN, {"column": cell}))
+    split = [first_cell[c] for c in ("first_name", "last_name") if c in first_cell]
+    if "name" in first_cell and split:
+        errors.append(
+            LineError(
+                line,
+                "csv_name_columns_twice",
+                NAME_COLUMNS_TWICE,
+                {"name": first_cell["name"], "other": ", ".join(split)},
+            )
+        )
+    elif "name" not in first_cell and not split:
+        errors.append(LineError(line, "csv_no_name_column", NO_NAME_COLUMN, {"cells": cells}))
+        return columns, ignored, errors, True
+    return columns, ignored, errors, False
+
+
+def _read_row(
+    record: list[str],
+    *,
+    line: int,
+    columns: list[str | None],
+    ignored: set[int],
+    delimiter: str,
+    seen: dict[str, int],
+    existing_names: set[str],
+    errors: list[LineError],
+) -> _Row | None:
+    if len(record) != len(columns):
+        errors.append(
+            LineError(
+                line,
+                "csv_column_count",
+                COLUMN_COUNT,
+                {
+                    "expected": len(columns),
+                    "found": len(record),
+                    "delimiter": _delimiter_label(delimiter),
+                },
+            )
+        )
+        return None
+    values: dict[str, str] = {}
+    before = len(errors)
+    for position, (column, cell) in enumerate(zip(columns, record, strict=True)):
+        if column is not None:
+            values[column] = cell
+        elif position in ignored and cell.strip():
+            errors.append(
+                LineError(
+                    line,
+                    "csv_extra_value",
+                    EXTRA_VALUE,
+                    {"position": position + 1, "value": cell.strip()[:40]},
+                )
+            )
+
+    if "name" in values:
+        name = clean_name(values["name"])
+    else:
+        name = clean_name(f"{values.get('first_name', '')} {values.get('last_name', '')}")
+    if not name:
+        errors.append(LineError(line, "csv_name_missing", NAME_MISSING))
+    elif len(name) > NAME_MAX:
+        errors.append(
+            LineError(
+                line, "csv_name_too_long", NAME_TOO_LONG, {"length": len(name), "max": NAME_MAX}
+            )
+        )
+    else:
+        key = name.lower()
+        if key in seen:
+            errors.append(
+                LineError(
+                    line, "csv_name_duplicate", NAME_TWICE, {"name": name, "other": seen[key]}
+                )
+            )
+        else:
+            seen[key] = line
+            if key in existing_names:
+                errors.append(
+                    LineError(line, "csv_name_registered", NAME_REGISTERED, {"name": name})
+                )
+
+    club = clean_name(values.get("club"))
+    if len(club) > CLUB_MAX:
+        errors.append(
+            LineError(
+                line, "csv_club_too_long", CLUB_TOO_LONG, {"length": len(club), "max": CLUB_MAX}
+            )
+        )
+
+    email = (values.get("email") or "").strip()
+    if email:
+        try:
+            validate_email(email)
+            if len(email) > EMAIL_MAX:
+                raise ValidationError("too long")
+        except ValidationError:
+            errors.append(LineError(line, "csv_email_invalid", EMAIL_INVALID, {"email": email}))
+
+    raw_consent = (values.get("consent") or "").strip()
+    consent = CONSENT_VALUES.get(raw_consent.casefold())
+    if consent is None:
+        errors.append(
+            LineError(line, "csv_consent_invalid", CONSENT_INVALID, {"value": raw_consent})
+        )
+
+    if len(errors) > before:
+        return None
+    return _Row(line=line, name=name, club=club, email=email, consent=bool(consent))
+
+
+# --------------------------------------------------------------------------- the import
+
+
+def import_players(*, tournament: Tournament, data: bytes) -> ImportResult:
+    """Import every player of the file, or none: raises :class:`CsvImportError` with all lines."""
+    if len(data) > MAX_BYTES:
+        raise CsvImportError(
+            [
+                LineError(
+                    1,
+                    "csv_too_big",
+                    TOO_BIG,
+                    {"size": len(data) // 1024, "max": MAX_BYTES // 1024},
+                )
+            ]
+        )
+    if not data.strip(b" \t\r\n\xef\xbb\xbf"):
+        raise CsvImportError([LineError(1, "csv_empty", EMPTY_FILE)])
+    text, encoding = decode(data)
+    try:
+        with transaction.atomic():
+            return _import(tournament=tournament, text=text, encoding=encoding)
+    except IntegrityError:  # a desk added the same name or club in the same instant
+        raise Conflict(IMPORT_RACE, code="csv_changed_meanwhile") from None
+
+
+def _import(*, tournament: Tournament, text: str, encoding: str) -> ImportResult:
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise PlayersLocked(TOURNAMENT_FINISHED, code="tournament_finished")
+    existing = {name.lower() for name in tournament.players.values_list("name", flat=True)}
+    rows, errors, delimiter = parse(text, existing_names=existing)
+    if errors:
+        raise CsvImportError(errors)
+
+    clubs = find_clubs(row.club for row in rows)
+    new_clubs: dict[str, Club] = {}
+    for row in rows:
+        key = club_key(row.club) if row.club else ""
+        if key and key not in clubs and key not in new_clubs:
+            new_clubs[key] = Club(name=row.club)
+    created_clubs = Club.objects.bulk_create(new_clubs.values())
+    clubs.update({club_key(club.name): club for club in created_clubs})
+
+    checked_in = tournament.status == Tournament.Status.RUNNING  # late entries are present
+    players = Player.objects.bulk_create(
+        Player(
+            tournament=tournament,
+            name=row.name,
+            club=clubs[club_key(row.club)] if row.club else None,
+            email=row.email,
+            public_name_consent=row.consent,
+            checked_in=checked_in,
+        )
+        for row in rows
+    )
+    return ImportResult(
+        players=players, clubs=created_clubs, encoding=encoding, delimiter=delimiter
+    )

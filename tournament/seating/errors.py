@@ -1,0 +1,30 @@
+"""The seating generator's one domain error: a stable ``code`` plus a readable message."""
+
+from __future__ import annotations
+
+IMPOSSIBLE_SPLIT = "impossible_split"
+INVALID_PLAYERS = "invalid_players"
+INVALID_ROUNDS = "invalid_rounds"
+INVALID_TABLE_SIZE = "invalid_table_size"
+INVALID_MIN_SIZE = "invalid_min_size"
+INVALID_SECONDS = "invalid_seconds"
+INVALID_WEIGHTS = "invalid_weights"
+INVALID_HISTORY = "invalid_history"
+UNKNOWN_PLAYER = "unknown_player"
+INVALID_CLUBS = "invalid_clubs"
+INVALID_FILE = "invalid_file"
+
+
+class SeatingError(ValueError):
+    """A request the generator refuses; callers map ``code`` to their own error types.
+
+    ``str(error)`` is the message alone, so a service can show it as is.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def __repr__(self) -> str:
+        return f"SeatingError({self.code!r}, {self.message!r})"

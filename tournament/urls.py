@@ -1,0 +1,8 @@
+from .views import dashboard, players, tournaments
+from .views import rounds as rounds_views
+
+app_name = "organizer"
+
+# tournaments first: /manage/new/ must win over /manage/<slug>/.
+urlpatterns = [*tournaments.urlpatterns, *players.urlpatterns, *dashboard.urlpatterns]
+urlpatterns += rounds_views.urlpatterns

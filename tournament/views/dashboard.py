@@ -1,0 +1,53 @@
+"""The organizer's pages (staff only). Thin: selectors read, services write."""
+
+from __future__ import annotations
+
+from django.contrib.admin.views.decorators import staff_member_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import path
+from django.views.decorators.http import require_GET
+
+from tournament import players, selectors, tournaments
+
+
+@staff_member_required
+@require_GET
+def dashboard(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "tournament/dashboard.html",
+        {"tournaments": selectors.tournaments_with_counts()},
+    )
+
+
+@staff_member_required
+@require_GET
+def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(selectors.tournaments_with_counts(), slug=slug)
+    rounds = list(tournament.rounds.order_by("number"))
+    current = selectors.current_round(tournament)
+    tables = list(selectors.tables_with_seats(current)) if current else []
+    return render(
+        request,
+        "tournament/detail.html",
+        {
+            "tournament": tournament,
+            "rounds": rounds,
+            "current_round": current,
+            "tables": tables,
+            "counts": players.desk_counts(tournament),
+            "transitions": tournaments.allowed_transitions(tournament),
+            "effective": tournaments.effective_times(tournament),
+            "ruleset_name": dict(tournaments.ruleset_choices()).get(
+                tournament.ruleset, tournament.ruleset
+            ),
+            "board_name": dict(tournaments.board_choices()).get(tournament.board, tournament.board),
+        },
+    )
+
+
+urlpatterns = [
+    path("", dashboard, name="dashboard"),
+    path("<slug:slug>/", tournament_detail, name="tournament"),
+]

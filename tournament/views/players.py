@@ -1,0 +1,229 @@
+"""Players of a tournament: list, add, edit, CSV import, drop-out and the check-in desk.
+
+Staff only. Forms check the shape; ``tournament.players`` and ``tournament.csv_import`` do the
+work; their refusals are shown in the form or, for buttons, by the DomainErrorMiddleware.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.admin.views.decorators import staff_member_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path, reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from tournament import csv_import, players
+from tournament.forms import CsvImportForm, DeskSearchForm, PlayerForm
+from tournament.models import Club, Player, Tournament
+
+DESK_LIMIT = 100
+LIST_LIMIT = 500
+
+
+def _tournament(slug: str) -> Tournament:
+    return get_object_or_404(Tournament, slug=slug)
+
+
+def _player(slug: str, pk: int) -> Player:
+    return get_object_or_404(
+        Player.objects.select_related("club", "tournament"), pk=pk, tournament__slug=slug
+    )
+
+
+def _search(request: HttpRequest) -> tuple[str, str]:
+    form = DeskSearchForm(request.GET)
+    if not form.is_valid():
+        return "", players.SHOW_ALL
+    return form.cleaned_data["q"].strip(), form.cleaned_data["show"] or players.SHOW_ALL
+
+
+@staff_member_required
+@require_GET
+def player_list(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _tournament(slug)
+    query, show = _search(request)
+    rows, more = players.desk_rows(tournament, query, show=show, limit=LIST_LIMIT)
+    return render(
+        request,
+        "tournament/players/list.html",
+        {
+            "tournament": tournament,
+            "players": rows,
+            "more": more,
+            "query": query,
+            "show": show,
+            "counts": players.desk_counts(tournament),
+            "search_form": DeskSearchForm(initial={"q": query, "show": show}),
+        },
+    )
+
+
+def _club_names() -> list[str]:
+    return list(Club.objects.order_by("name").values_list("name", flat=True)[:500])
+
+
+@staff_member_required
+@require_http_methods(["GET", "POST"])
+def player_add(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _tournament(slug)
+    form = PlayerForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            player = players.add_player(tournament=tournament, **form.cleaned_data)
+        except (players.PlayerInvalid, players.PlayerNameTaken) as error:
+            form.add_refusal(error)
+        else:
+            if player.checked_in:
+                text = _("%(name)s added and checked in (late entry).")
+            else:
+                text = _("%(name)s added.")
+            messages.success(request, text % {"name": player.name})
+            if "add_another" in request.POST:
+                return redirect("organizer:player-add", slug=slug)
+            return redirect("organizer:players", slug=slug)
+    return render(
+        request,
+        "tournament/players/form.html",
+        {"tournament": tournament, "form": form, "player": None, "clubs": _club_names()},
+    )
+
+
+@staff_member_required
+@require_http_methods(["GET", "POST"])
+def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    player = _player(slug, pk)
+    form = PlayerForm(request.POST or None, player=player)
+    if request.method == "POST" and form.is_valid():
+        try:
+            player = players.update_player(player=player, **form.cleaned_data)
+        except (players.PlayerInvalid, players.PlayerNameTaken) as error:
+            form.add_refusal(error)
+        else:
+            messages.success(request, _("%(name)s saved.") % {"name": player.name})
+            return redirect("organizer:players", slug=slug)
+    return render(
+        request,
+        "tournament/players/form.html",
+        {
+            "tournament": player.tournament,
+            "form": form,
+            "player": player,
+            "clubs": _club_names(),
+        },
+    )
+
+
+ACTIONS = {
+    "check-in": (players.check_in, "player-check-in"),
+    "undo-check-in": (players.undo_check_in, "player-undo-check-in"),
+    "drop-out": (players.drop_out, "player-drop-out"),
+    "undo-drop-out": (players.undo_drop_out, "player-undo-drop-out"),
+}
+
+
+def _action_message(action: str, name: str) -> str:
+    # Spelled out so that makemessages finds every string.
+    texts = {
+        "check-in": _("%(name)s is checked in."),
+        "undo-check-in": _("Check-in of %(name)s undone."),
+        "drop-out": _("%(name)s has dropped out."),
+        "undo-drop-out": _("Drop-out of %(name)s undone."),
+    }
+    return texts[action] % {"name": name}
+
+
+def _player_action(action: str):
+    service, _name = ACTIONS[action]
+
+    @staff_member_required
+    @require_POST
+    def view(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+        player = service(player=_player(slug, pk))
+        if request.htmx and request.POST.get("from") == "desk":
+            return render(
+                request,
+                "tournament/players/_desk_row_response.html",
+                {
+                    "player": player,
+                    "tournament": player.tournament,
+                    "counts": players.desk_counts(player.tournament),
+                },
+            )
+        messages.success(request, _action_message(action, player.name))
+        target = request.POST.get("next", "")
+        if not url_has_allowed_host_and_scheme(
+            target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+        ):
+            target = reverse("organizer:players", kwargs={"slug": slug})
+        return redirect(target)
+
+    view.__name__ = f"player_{action.replace('-', '_')}"
+    return view
+
+
+@staff_member_required
+@require_http_methods(["GET", "POST"])
+def player_import(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _tournament(slug)
+    form = CsvImportForm(request.POST or None, request.FILES or None)
+    error = None
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            upload = form.cleaned_data["file"]
+            try:
+                result = csv_import.import_players(tournament=tournament, data=upload.read())
+            except csv_import.CsvImportError as refused:
+                error, status = refused, refused.http_status
+            else:
+                messages.success(
+                    request,
+                    _("%(players)s players imported, %(clubs)s new clubs.")
+                    % {"players": len(result.players), "clubs": len(result.clubs)},
+                )
+                return redirect("organizer:players", slug=slug)
+        else:
+            status = 400
+    return render(
+        request,
+        "tournament/players/import.html",
+        {"tournament": tournament, "form": form, "error": error},
+        status=status,
+    )
+
+
+@staff_member_required
+@require_GET
+def desk(request: HttpRequest, slug: str) -> HttpResponse:
+    """The check-in desk: search as you type, one tap to check in (works on a tablet)."""
+    tournament = _tournament(slug)
+    query, show = _search(request)
+    rows, more = players.desk_rows(tournament, query, show=show, limit=DESK_LIMIT)
+    context = {
+        "tournament": tournament,
+        "players": rows,
+        "more": more,
+        "query": query,
+        "show": show,
+        "counts": players.desk_counts(tournament),
+    }
+    template = (
+        "tournament/players/_desk_results.html" if request.htmx else "tournament/players/desk.html"
+    )
+    return render(request, template, context)
+
+
+urlpatterns = [
+    path("<slug:slug>/players/", player_list, name="players"),
+    path("<slug:slug>/players/add/", player_add, name="player-add"),
+    path("<slug:slug>/players/import/", player_import, name="players-import"),
+    path("<slug:slug>/players/<int:pk>/edit/", player_edit, name="player-edit"),
+    *[
+        path(f"<slug:slug>/players/<int:pk>/{action}/", _player_action(action), name=name)
+        for action, (_service, name) in ACTIONS.items()
+    ],
+    path("<slug:slug>/check-in/", desk, name="desk"),
+]

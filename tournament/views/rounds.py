@@ -1,0 +1,426 @@
+"""The organizer's round pages: create, seat, edit (swap/move with preview), lock, start; bankers.
+
+Thin: selectors read, services write, domain errors are rendered by
+``config.middleware.DomainErrorMiddleware`` (a stale version answers 409 "changed meanwhile").
+Every form that changes a round carries the round's ``version``.
+
+``banker_link_urlpatterns`` holds the private banker link ``/b/<token>/``; it lives at the site
+root (mounted in ``config/urls.py``), not under ``/manage/``.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.admin.views.decorators import staff_member_required
+from django.contrib.auth.models import User
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path, reverse
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+
+from config.errors import DomainError
+from tournament import banker_links, errors, selectors, services
+from tournament.models import Round, Table, Tournament
+from tournament.qr import qr_svg
+
+# --- Forms (validation of the posted fields; the rules themselves live in the services) ------
+
+
+class VersionForm(forms.Form):
+    version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+
+
+class SeatForm(VersionForm):
+    seed = forms.IntegerField(
+        label=gettext_lazy("Seed"),
+        required=False,
+        min_value=0,
+        max_value=2**32 - 1,
+        help_text=gettext_lazy("Empty: derived from the round, so the seating can be redone."),
+    )
+    min_size = forms.IntegerField(
+        label=gettext_lazy("Smallest table"),
+        required=False,
+        min_value=2,
+        max_value=8,
+        help_text=gettext_lazy("Empty: one less than the table size."),
+    )
+
+
+class SwapForm(VersionForm):
+    a = forms.IntegerField(label=gettext_lazy("Player"))
+    b = forms.IntegerField(label=gettext_lazy("swaps seats with"))
+
+
+class MoveForm(VersionForm):
+    player = forms.IntegerField(label=gettext_lazy("Player"))
+    to_table = forms.IntegerField(label=gettext_lazy("moves to table"), min_value=1)
+
+
+class AssignBankerForm(forms.Form):
+    banker = forms.IntegerField(required=False)
+    new_username = forms.CharField(
+        label=gettext_lazy("or a new banker (username)"), required=False, max_length=150
+    )
+
+
+def _valid(form: forms.Form) -> dict:
+    if not form.is_valid():
+        fields = ", ".join(
+            str(form.fields[name].label or name) if name in form.fields else name
+            for name in form.errors
+        )
+        raise errors.InvalidForm(errors.INVALID_FORM, params={"fields": fields})
+    return form.cleaned_data
+
+
+# --- Lookups -----------------------------------------------------------------------------------
+
+
+def _tournament(slug: str) -> Tournament:
+    return get_object_or_404(Tournament, slug=slug)
+
+
+def _round(slug: str, number: int) -> Round:
+    return get_object_or_404(
+        Round.objects.select_related("tournament"), tournament__slug=slug, number=number
+    )
+
+
+def _round_url(round_: Round) -> str:
+    return reverse("organizer:round", args=[round_.tournament.slug, round_.number])
+
+
+def _bankers_url(round_: Round) -> str:
+    return reverse("organizer:round_bankers", args=[round_.tournament.slug, round_.number])
+
+
+# --- Rounds ------------------------------------------------------------------------------------
+
+
+@staff_member_required
+@require_GET
+def round_list(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _tournament(slug)
+    rounds = list(selectors.rounds_of(tournament))
+    return render(
+        request,
+        "tournament/rounds/list.html",
+        {
+            "tournament": tournament,
+            "rounds": rounds,
+            "active_count": len(selectors.active_players(tournament)),
+            "kinds": Round.Kind.choices,
+        },
+    )
+
+
+@staff_member_required
+@require_POST
+def round_create(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _tournament(slug)
+    kind = request.POST.get("kind") or Round.Kind.PRELIMINARY
+    if kind not in Round.Kind.values:
+        raise errors.InvalidForm(errors.INVALID_FORM, params={"fields": _("Kind")})
+    round_ = services.create_round(tournament=tournament, kind=kind)
+    messages.success(request, _("Round %(number)s created.") % {"number": round_.number})
+    return redirect(_round_url(round_))
+
+
+@staff_member_required
+@require_GET
+def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    round_ = _round(slug, number)
+    overview = selectors.seating_overview(round_)
+    choices = sorted(
+        (
+            (line.table.number, seat.seat.position, seat.player.name, seat.player.pk)
+            for line in overview.tables
+            for seat in line.seats
+        ),
+    )
+    return render(
+        request,
+        "tournament/rounds/round.html",
+        {
+            "tournament": round_.tournament,
+            "round": round_,
+            "overview": overview,
+            "player_choices": [
+                {"id": pid, "name": name, "table": table} for table, _pos, name, pid in choices
+            ],
+            "editable": round_.status == Round.Status.SEATED,
+            "Status": Round.Status,
+        },
+    )
+
+
+@staff_member_required
+@require_GET
+def round_preview(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """htmx fragment: the seating's repeat/club counts if the chosen swap or move were saved.
+
+    Refusals are shown in the fragment with status 200, so that htmx swaps them in.
+    """
+    round_ = _round(slug, number)
+    action = request.GET.get("action", "swap")
+    context: dict = {"round": round_, "action": action}
+    try:
+        form = (SwapForm if action == "swap" else MoveForm)(request.GET)
+        if not form.is_valid():
+            return render(request, "tournament/rounds/_preview.html", context)
+        data = form.cleaned_data
+        if data["version"] != round_.version:
+            raise errors.StaleVersion(
+                errors.STALE_VERSION,
+                params={
+                    "number": round_.number,
+                    "yours": data["version"],
+                    "current": round_.version,
+                },
+            )
+        overview = selectors.seating_overview(round_)
+        if action == "swap":
+            preview = selectors.preview_swap(overview, a=data["a"], b=data["b"])
+        else:
+            preview = selectors.preview_move(
+                overview, player=data["player"], to_table=data["to_table"]
+            )
+        context["preview"] = preview
+    except DomainError as error:
+        context["error"] = error
+    return render(request, "tournament/rounds/_preview.html", context)
+
+
+def _post_round_action(request: HttpRequest, slug: str, number: int, form_class=VersionForm):
+    round_ = _round(slug, number)
+    return round_, _valid(form_class(request.POST))
+
+
+@staff_member_required
+@require_POST
+def round_seat(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    round_, data = _post_round_action(request, slug, number, SeatForm)
+    outcome = services.seat_round_outcome(
+        round_=round_, version=data["version"], seed=data["seed"], min_size=data["min_size"]
+    )
+    messages.success(
+        request,
+        _(
+            "Round %(number)s seated at %(tables)s tables: %(repeats)s repeated pairs, "
+            "%(clubs)s club-mate pairs (seed %(seed)s)."
+        )
+        % {
+            "number": round_.number,
+            "tables": len(outcome.tables),
+            "repeats": outcome.repeated_pairs,
+            "clubs": outcome.same_club_pairs,
+            "seed": outcome.seed,
+        },
+    )
+    return redirect(_round_url(round_))
+
+
+@staff_member_required
+@require_POST
+def round_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    round_, data = _post_round_action(request, slug, number, SwapForm)
+    services.swap_players(round_=round_, a=data["a"], b=data["b"], version=data["version"])
+    messages.success(request, _("Seats swapped."))
+    return redirect(_round_url(round_))
+
+
+@staff_member_required
+@require_POST
+def round_move(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    round_, data = _post_round_action(request, slug, number, MoveForm)
+    services.move_player(
+        round_=round_, player=data["player"], to_table=data["to_table"], version=data["version"]
+    )
+    messages.success(
+        request, _("Player moved to table %(table)s.") % {"table": data["to_table"]}
+    )
+    return redirect(_round_url(round_))
+
+
+@staff_member_required
+@require_POST
+def round_lock(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    round_, data = _post_round_action(request, slug, number)
+    services.lock_round(round_=round_, version=data["version"])
+    messages.success(request, _("Seating locked."))
+    return redirect(_round_url(round_))
+
+
+@staff_member_required
+@require_POST
+def round_unlock(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    round_, data = _post_round_action(request, slug, number)
+    services.unlock_round(round_=round_, version=data["version"])
+    messages.success(request, _("Seating unlocked: it can be edited again."))
+    return redirect(_round_url(round_))
+
+
+@staff_member_required
+@require_POST
+def round_start(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    round_, data = _post_round_action(request, slug, number)
+    services.start_round(round_=round_, version=data["version"])
+    messages.success(request, _("Round %(number)s started.") % {"number": round_.number})
+    return redirect(_round_url(round_))
+
+
+# --- Bankers -----------------------------------------------------------------------------------
+
+
+@staff_member_required
+@require_GET
+@never_cache
+def round_bankers(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    round_ = _round(slug, number)
+    rows = []
+    for table in selectors.tables_with_links(round_):
+        link = table.live_links[0] if table.live_links else None
+        url = request.build_absolute_uri(banker_links.link_path(link)) if link else ""
+        rows.append(
+            {
+                "table": table,
+                "link": link,
+                "url": url,
+                # Our own SVG; qr_svg escapes the title.
+                "qr": mark_safe(
+                    qr_svg(url, title=_("Table %(number)s") % {"number": table.number})
+                )
+                if link
+                else "",
+            }
+        )
+    return render(
+        request,
+        "tournament/rounds/bankers.html",
+        {
+            "tournament": round_.tournament,
+            "round": round_,
+            "rows": rows,
+            "candidates": list(selectors.banker_candidates()),
+        },
+    )
+
+
+def _table(round_: Round, table_number: int) -> Table:
+    return get_object_or_404(Table.objects.select_related("banker"), round=round_, number=table_number)
+
+
+@staff_member_required
+@require_POST
+def table_assign_banker(
+    request: HttpRequest, slug: str, number: int, table_number: int
+) -> HttpResponse:
+    round_ = _round(slug, number)
+    table = _table(round_, table_number)
+    data = _valid(AssignBankerForm(request.POST))
+    if data["new_username"].strip():
+        banker = services.get_or_create_banker(username=data["new_username"])
+    elif data["banker"]:
+        banker = get_object_or_404(User, pk=data["banker"], is_active=True)
+    else:
+        banker = None
+    services.assign_banker(table=table, banker=banker)
+    if banker is None:
+        text = _("Table %(table)s has no banker now; its link was revoked.")
+    else:
+        text = _("%(banker)s banks table %(table)s; the table has a new private link.")
+    messages.success(
+        request,
+        text % {"table": table.number, "banker": banker.get_username() if banker else ""},
+    )
+    return redirect(_bankers_url(round_))
+
+
+@staff_member_required
+@require_POST
+def table_issue_link(
+    request: HttpRequest, slug: str, number: int, table_number: int
+) -> HttpResponse:
+    round_ = _round(slug, number)
+    table = _table(round_, table_number)
+    services.issue_link(table=table)
+    messages.success(
+        request,
+        _("Table %(table)s has a new private link; the old one no longer works.")
+        % {"table": table.number},
+    )
+    return redirect(_bankers_url(round_))
+
+
+@staff_member_required
+@require_POST
+def table_revoke_link(
+    request: HttpRequest, slug: str, number: int, table_number: int
+) -> HttpResponse:
+    round_ = _round(slug, number)
+    table = _table(round_, table_number)
+    services.revoke_link(table=table)
+    messages.success(
+        request, _("The link of table %(table)s was revoked.") % {"table": table.number}
+    )
+    return redirect(_bankers_url(round_))
+
+
+# --- The private banker link (site root) -------------------------------------------------------
+
+
+@require_GET
+@never_cache
+def open_banker_link(request: HttpRequest, token: str) -> HttpResponse:
+    """``/b/<token>/``: a live link grants this session the table's console and redirects there.
+
+    A revoked link answers 403, a forged or unknown one 404, each with a page that says so.
+    """
+    state, link = banker_links.resolve(token)
+    if state is banker_links.LinkState.LIVE:
+        banker_links.grant(request.session, link)
+        response = redirect(reverse("banker:table", args=[link.table_id]))
+    else:
+        revoked = state is banker_links.LinkState.REVOKED
+        response = render(
+            request,
+            "tournament/rounds/link_refused.html",
+            {"revoked": revoked},
+            status=403 if revoked else 404,
+        )
+    # The token must not leak to other sites through the Referer header.
+    response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+_ROUND = "<slug:slug>/rounds/<int:number>/"
+_TABLE = _ROUND + "bankers/<int:table_number>/"
+
+urlpatterns = [
+    path("<slug:slug>/rounds/", round_list, name="rounds"),
+    path("<slug:slug>/rounds/new/", round_create, name="round_create"),
+    path(_ROUND, round_detail, name="round"),
+    path(_ROUND + "preview/", round_preview, name="round_preview"),
+    path(_ROUND + "seat/", round_seat, name="round_seat"),
+    path(_ROUND + "swap/", round_swap, name="round_swap"),
+    path(_ROUND + "move/", round_move, name="round_move"),
+    path(_ROUND + "lock/", round_lock, name="round_lock"),
+    path(_ROUND + "unlock/", round_unlock, name="round_unlock"),
+    path(_ROUND + "start/", round_start, name="round_start"),
+    path(_ROUND + "bankers/", round_bankers, name="round_bankers"),
+    path(_TABLE + "assign/", table_assign_banker, name="table_assign_banker"),
+    path(_TABLE + "link/", table_issue_link, name="table_issue_link"),
+    path(_TABLE + "revoke/", table_revoke_link, name="table_revoke_link"),
+]
+
+#: Mount at the site root (``config/urls.py``): ``path("", include(banker_link_urlpatterns))``
+#: or ``urlpatterns += banker_link_urlpatterns``; the URL name is ``banker_link``.
+banker_link_urlpatterns = [
+    path("b/<str:token>/", open_banker_link, name="banker_link"),
+]
