@@ -85,10 +85,12 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.ResilientRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "mcs"),
             "TIMEOUT": 300,
+            # A hung Redis must not hang the pages: give up fast and serve from the database.
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
         }
     }
     CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL)
@@ -109,6 +111,9 @@ CELERY_TASK_EAGER_PROPAGATES = True
 # Tests run their worker on a queue of their own, so a demo worker never steals their tasks.
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
 CELERY_TASK_ACKS_LATE = True
+# After a broker connection loss the unacknowledged tasks are redelivered; every task is
+# idempotent, and stopping the running copies avoids running them twice at once.
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "Europe/Berlin"

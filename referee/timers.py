@@ -39,9 +39,11 @@ def schedule(game_id: int) -> None:
     """Queue a timer for each future deadline; without a broker the next request enforces."""
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return
+    from config.queue import enqueue
+
     from .tasks import fire_deadlines
 
     due = Game.objects.filter(pk=game_id).values_list("auction_stop_due", "time_up_due").first()
     for moment in due or ():
         if moment is not None:
-            fire_deadlines.apply_async(args=[game_id], eta=moment)
+            enqueue(fire_deadlines, game_id, eta=moment)

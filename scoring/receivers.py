@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db.models.signals import post_save
 
+from config.queue import enqueue
 from referee.models import Game
 from referee.signals import game_changed, result_changed
 from tournament.models import Player, Round, Tournament
@@ -13,7 +14,7 @@ from . import cache, tasks
 
 def on_result_changed(sender, *, game_id: int, tournament_id: int | None, **kwargs) -> None:
     if tournament_id is not None:
-        tasks.recompute_standings.delay(tournament_id)
+        enqueue(tasks.recompute_standings, tournament_id)
 
 
 def on_player_saved(sender, *, instance, **kwargs) -> None:

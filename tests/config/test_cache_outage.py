@@ -1,0 +1,74 @@
+"""Redis away: the cache degrades to misses, pages and the standings API are served from the
+database, and nothing raises. A closed port stands in for the outage (a real Redis that
+refuses connections); the rehearsal's Redis fault test restarts a real one mid-round."""
+
+from __future__ import annotations
+
+import pytest
+import redis
+from django.core.cache import caches
+from django.test import override_settings
+from factories import TournamentFactory
+
+from scoring import cache as standings_cache
+
+CLOSED = {
+    "default": {
+        "BACKEND": "config.cache.ResilientRedisCache",
+        "LOCATION": "redis://127.0.0.1:1/0",
+        "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
+    }
+}
+
+
+@pytest.fixture
+def away():
+    with override_settings(CACHES=CLOSED):
+        caches["default"].close()
+        yield caches["default"]
+
+
+def test_every_operation_degrades_to_a_miss(away):
+    assert away.get("k") is None
+    assert away.get("k", "fallback") == "fallback"
+    assert away.set("k", 1) is None
+    assert away.add("k", 1) is False
+    assert away.get_or_set("k", 7) == 7
+    assert away.get_or_set("k", lambda: 8) == 8
+    assert away.get_many(["a", "b"]) == {}
+    assert away.delete("k") is False
+    assert away.has_key("k") is False
+    with pytest.raises(ValueError):  # what Django raises for a missing key; callers handle it
+        away.incr("k")
+
+
+def test_the_probe_still_fails_loudly(away):
+    with pytest.raises(redis.exceptions.ConnectionError):
+        away.probe()
+
+
+def test_invalidation_during_an_outage_does_not_raise(away):
+    standings_cache.invalidate("ka")
+    assert standings_cache.generation("ka", standings_cache.STANDINGS) == 1
+
+
+@pytest.mark.django_db
+def test_public_pages_and_api_answer_from_the_database(client, away):
+    TournamentFactory(slug="ka", status="running")
+    for path in ("/t/ka/", "/t/ka/tables/", "/t/ka/live/standings",
+                 "/api/v1/tournaments/ka/standings"):
+        assert client.get(path).status_code == 200, path
+
+
+@pytest.mark.redis
+def test_a_real_redis_round_trips(settings):
+    import os
+
+    url = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
+    real = {"default": {**CLOSED["default"], "LOCATION": url, "KEY_PREFIX": "test-outage"}}
+    with override_settings(CACHES=real):
+        cache = caches["default"]
+        cache.set("k", 41)
+        assert cache.incr("k") == 42
+        assert cache.probe() == "ResilientRedisCache"
+        cache.delete("k")
