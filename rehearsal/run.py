@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import math
 import random
 import statistics
 import sys
@@ -31,6 +32,13 @@ def fresh_connection() -> None:
     from django.db import connection
 
     connection.close()
+
+
+def percentile(ordered: list[float], p: float) -> float:
+    """Nearest rank: never below the median, even for two samples."""
+    if not ordered:
+        return float("nan")
+    return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
 
 
 @dataclass
@@ -75,6 +83,53 @@ class Spectators(threading.Thread):
                 self.etags[slot] = answer.headers.get("ETag")
             index += 1
             time.sleep(0.02)
+
+
+class Watcher(threading.Thread):
+    """One hall screen polling the public standings API (5 Hz): a confirmed table counts as
+    public once every one of its players shows a result for that round there."""
+
+    def __init__(self, base: str, stats: Stats) -> None:
+        super().__init__(name="watcher", daemon=True)
+        self.client = Client(base)
+        self.stats = stats
+        self.pending: dict[int, tuple[set[str], str, float]] = {}
+        self.lock = threading.Lock()
+        self.stop = threading.Event()
+
+    def expect(self, table_id: int, players: set[str], round_number: str, since: float) -> None:
+        with self.lock:
+            self.pending[table_id] = (players, round_number, since)
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            with self.lock:
+                waiting = dict(self.pending)
+            if waiting:
+                answer = self.client.get(f"/api/v1/tournaments/{SLUG}/standings")
+                if answer.status == 200:
+                    seen = answer.json()["standings"]
+                    now = time.monotonic()
+                    for table_id, (players, round_number, since) in waiting.items():
+                        shown = {str(r["player"]) for r in seen
+                                 if round_number in (r["rounds"] or {})}
+                        if players <= shown:
+                            with self.lock:
+                                self.pending.pop(table_id, None)
+                            with self.stats.lock:
+                                self.stats.freshness.append(now - since)
+            time.sleep(0.2)
+
+    def wait_empty(self, seconds: float = 60) -> list[int]:
+        """Tables still not public after ``seconds`` from their confirmation."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            with self.lock:
+                if not self.pending:
+                    return []
+            time.sleep(0.1)
+        with self.lock:
+            return sorted(self.pending)
 
 
 class Rehearsal:
@@ -173,21 +228,9 @@ class Rehearsal:
         confirmed = time.monotonic()
         with self.stats.lock:
             self.stats.counted_via[via] = self.stats.counted_via.get(via, 0) + 1
-        # Leaderboard freshness: until the public API shows this table's players with the round.
-        players = {str(pid) for pid in game.players}
-        round_number = str(game.table.round.number)
-        watcher = Client(self.stack.base)
-        while time.monotonic() - confirmed < 60:
-            answer = watcher.get(f"/api/v1/tournaments/{SLUG}/standings")
-            if answer.status == 200:
-                rows = answer.json()["standings"]
-                seen = {str(r["player"]) for r in rows if round_number in (r["rounds"] or {})}
-                if players <= seen:
-                    with self.stats.lock:
-                        self.stats.freshness.append(time.monotonic() - confirmed)
-                    return
-            time.sleep(0.1)
-        self.stats.fail(f"table {banker.table_id}: result not public within 60 s")
+        # Leaderboard freshness: the watcher polls the public API like a hall screen does.
+        self.watcher.expect(banker.table_id, {str(pid) for pid in game.players},
+                            str(game.table.round.number), confirmed)
 
     # ------------------------------------------------------------------ one round
     def plan_for(self, index: int, count: int, final: bool) -> Plan:
@@ -230,6 +273,8 @@ class Rehearsal:
         for banker in bankers:
             banker.join()
         injector.join()
+        for table_id in self.watcher.wait_empty(60):
+            self.stats.fail(f"table {table_id}: result not public within 60 s")
         from scoring import services as scoring
         from tournament.models import Round
 
@@ -390,6 +435,8 @@ class Rehearsal:
             self.setup()
             self.spectators = Spectators(self.stack.base, args.spectators)
             self.spectators.start()
+            self.watcher = Watcher(self.stack.base, self.stats)
+            self.watcher.start()
             fault_plan = {1: ["worker", "offline", "rival"], 2: ["redis"], 3: ["database"]}
             if args.short:
                 fault_plan = {1: ["worker", "offline", "rival", "redis", "database"]}
@@ -414,6 +461,8 @@ class Rehearsal:
             self.play_seconds = time.monotonic() - play_started
             self.spectators.stop.set()
             self.spectators.join()
+            self.watcher.stop.set()
+            self.watcher.join()
             self.record_faults()
             print("checks:", flush=True)
             self.verify(started)
@@ -464,12 +513,12 @@ class Rehearsal:
     def summary(self) -> None:
         s = self.stats
         lat = sorted(s.latencies)
-        p95 = lat[int(0.95 * (len(lat) - 1))] * 1000 if lat else float("nan")
+        p95 = percentile(lat, 95) * 1000
         p50 = statistics.median(lat) * 1000 if lat else float("nan")
         handled = s.posted + s.replayed + s.stale + s.refused
         rate = handled / self.play_seconds if getattr(self, "play_seconds", 0) else 0
         fresh = sorted(s.freshness)
-        f95 = fresh[int(0.95 * (len(fresh) - 1))] if fresh else float("nan")
+        f95 = percentile(fresh, 95)
         codes = getattr(self, "spectators", None).codes if hasattr(self, "spectators") else {}
         stops, timeups, worst = getattr(self, "deadlines", (0, 0, 0.0))
         lines = [
