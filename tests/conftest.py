@@ -60,6 +60,17 @@ def _fresh_engine_cache() -> None:
     engine_cache.clear()
 
 
+def set_celery_conf(**values) -> None:
+    """Change the Celery app's configuration at run time. The app reads Django settings with
+    the CELERY_ namespace, and Celery 5.6 answers the namespaced key first: a plain
+    ``app.conf.task_always_eager = …`` would be ignored, so both spellings are set."""
+    from config.celery import app
+
+    for key, value in values.items():
+        app.conf[key] = value
+        app.conf[f"CELERY_{key.upper()}"] = value
+
+
 @pytest.fixture(autouse=True)
 def _celery_mode(request: pytest.FixtureRequest):
     """Tasks run in-process unless the test asked for the real worker (``celery_worker``)."""
@@ -67,10 +78,10 @@ def _celery_mode(request: pytest.FixtureRequest):
 
     eager = "celery_worker" not in request.fixturenames
     previous = app.conf.task_always_eager
-    app.conf.task_always_eager = eager
+    set_celery_conf(task_always_eager=eager)
     with override_settings(CELERY_TASK_ALWAYS_EAGER=eager):
         yield
-    app.conf.task_always_eager = previous
+    set_celery_conf(task_always_eager=previous)
 
 
 @pytest.fixture(scope="session")
@@ -87,7 +98,7 @@ def celery_worker(django_db_setup, django_db_blocker):  # noqa: ARG001 - orderin
     from config.celery import app
 
     queue = f"test-{uuid.uuid4().hex[:8]}"
-    app.conf.task_default_queue = queue
+    set_celery_conf(task_default_queue=queue)
     env = {**os.environ, "CELERY_QUEUE": queue, "DJANGO_SETTINGS_MODULE": "config.settings"}
     if _uses_postgres():
         db = connection.settings_dict
