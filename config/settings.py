@@ -183,6 +183,12 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    # DRF's parsers, refusing NUL characters and lone surrogates with a 400 (config.inputs).
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.JSONParser",
+        "config.parsers.FormParser",
+        "config.parsers.MultiPartParser",
+    ],
     "EXCEPTION_HANDLER": "config.errors.api_exception_handler",
 }
 SPECTACULAR_SETTINGS = {

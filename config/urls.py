@@ -28,3 +28,7 @@ urlpatterns = [
     path("t/", include("scoring.urls")),
     *banker_link_urlpatterns,
 ]
+
+# Django's, made safe against a malformed POST body (see config.views).
+handler404 = "config.views.page_not_found"
+handler403 = "config.views.permission_denied"

@@ -94,6 +94,8 @@ class TableEventsView(APIView):
         if expected is not None and (isinstance(expected, bool) or not isinstance(expected, int)):
             raise errors.DomainError(errors.BAD_EXPECTED_SEQ, code="bad_expected_seq")
         key = request.headers.get("Idempotency-Key", "").strip()[:100]
+        if any(ord(char) < 32 or ord(char) == 127 for char in key):  # NUL: PostgreSQL refuses
+            raise errors.DomainError(errors.BAD_IDEMPOTENCY_KEY, code="bad_idempotency_key")
         game = services.ensure_game(table=table)
         author = request.user if request.user.is_authenticated else None
         try:

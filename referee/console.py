@@ -18,6 +18,7 @@ from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_POST
 
 from config.errors import DomainError
+from config.inputs import clean_note
 from config.ratelimit import check_confirmation_attempt
 from tournament import roles
 from tournament.models import Table
@@ -100,6 +101,9 @@ def main(request: HttpRequest, table_id: int) -> HttpResponse:
 def check(request: HttpRequest, table_id: int) -> HttpResponse:
     """The engine's answer for the events an action would post (a dry run; nothing stored)."""
     table, game = _table_and_game(request, table_id)
+    if request.content_type != "application/json":
+        # A form body has been read by the CSRF check already: request.body would raise.
+        return HttpResponseBadRequest("JSON expected")
     try:
         body = json.loads(request.body or b"{}")
     except (ValueError, UnicodeDecodeError):
@@ -155,7 +159,10 @@ def confirm(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 def dispute(request: HttpRequest, table_id: int) -> HttpResponse:
     table, game = _table_and_game(request, table_id)
-    note = request.POST.get("note", "").strip()
+    try:
+        note = clean_note(request.POST.get("note"))
+    except DomainError as error:
+        return _render_main(request, table, game, error=error)
     if not note:
         return _render_main(request, table, game, error=_(
             "Write down what is disputed: the head referee reads the note."))
@@ -193,6 +200,10 @@ def js_strings() -> dict[str, str]:
         "game_time": _("Game time"),
         "offline": _("Offline"),
         "offline_queued": _("Offline – %(n)s queued"),
+        # A page kept by the service worker, opened without network (HH:MM of the kept state).
+        "offline_stale": _("Offline – state as of %(time)s"),
+        "offline_stale_one": _("Offline – state as of %(time)s; 1 action waiting"),
+        "offline_stale_many": _("Offline – state as of %(time)s; %(n)s actions waiting"),
         "sending": _("Sending %(n)s …"),
         "queued": _("%(n)s queued"),
         "online": _("Online"),

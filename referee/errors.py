@@ -61,4 +61,7 @@ WRONG_CODE = _("That is not the code printed on this table's score sheet.")
 NOT_YOUR_TABLE = _("Only this table's banker, the head referee or an organizer may do this.")
 BAD_EVENT = _("An event is a JSON object with a 'type'.")
 BAD_EXPECTED_SEQ = _("expected_seq must be a whole number.")
+BAD_IDEMPOTENCY_KEY = _(
+    "The Idempotency-Key header may not contain control characters; send e.g. a UUID."
+)
 NO_SUCH_TABLE = _("There is no such table.")

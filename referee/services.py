@@ -388,8 +388,8 @@ def confirm_result(
             raise errors.ResultNotReady(errors.RESULT_NOT_COUNTED)
         if result.status == GameResult.Status.CONFIRMED:
             return result
-        if not head_referee and not secrets.compare_digest(
-            (code or "").strip(), game.confirmation_code
+        if not head_referee and not secrets.compare_digest(  # bytes: any text may be typed
+            (code or "").strip().encode(), game.confirmation_code.encode()
         ):
             raise errors.WrongConfirmationCode(errors.WRONG_CODE)
         result.status = GameResult.Status.CONFIRMED

@@ -22,8 +22,9 @@ TABLES = "tables"  # changes with every event at any table
 
 
 def generation(slug: str, name: str) -> int:
-    """Bumped on every invalidation of ``name``; part of its cached key."""
-    return cache.get_or_set(key(slug, f"{name}:generation"), 1, timeout=None)
+    """Bumped on every invalidation of ``name``; part of its cached key. Only read here: any
+    slug someone types into an address must not leave a key behind that never expires."""
+    return cache.get(key(slug, f"{name}:generation")) or 1
 
 
 def invalidate(slug: str, *names: str) -> None:

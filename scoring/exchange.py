@@ -38,6 +38,7 @@ from django.utils.encoding import force_str
 from django.utils.translation import gettext_lazy as _
 
 from config.errors import DomainError
+from config.inputs import check_text
 from referee import engine_cache, rules
 from referee import errors as referee_errors
 from referee import selectors as referee_selectors
@@ -396,6 +397,7 @@ def parse_document(data: bytes | str | dict) -> dict[str, Any]:
             raise ImportRefused(NOT_JSON, params={"reason": str(exc)}) from None
     if not isinstance(data, dict):
         raise ImportRefused(NOT_AN_OBJECT, params={"where": W_DOCUMENT})
+    check_text(data)  # no NUL or lone surrogate may reach the database
     found = data.get("format")
     if found != FORMAT:
         raise ImportRefused(WRONG_FORMAT, params={"found": _short(found), "expected": FORMAT})

@@ -31,6 +31,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from config.errors import Conflict, DomainError, PermissionDenied
+from config.inputs import clean_note
 from referee import errors as referee_errors
 from referee import services as referee_services
 from referee.models import Game, GameResult
@@ -344,7 +345,7 @@ def resolve_result(request: HttpRequest, slug: str, game_id: int) -> HttpRespons
     game = get_object_or_404(
         Game.objects.select_related("table"), pk=game_id, table__round__tournament__slug=slug
     )
-    note = (request.POST.get("note") or "").strip()
+    note = clean_note(request.POST.get("note"))  # no NUL (PostgreSQL), at most 2000 characters
     with transaction.atomic():
         Game.objects.select_for_update().filter(pk=game.pk).get()
         result = GameResult.objects.filter(game=game).first()

@@ -11,8 +11,9 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
+
+from config.parsers import FormParser, MultiPartParser
 
 from . import csv_import, players, roles, selectors, tournaments
 from .models import Player, Tournament
@@ -31,6 +32,9 @@ from .serializers import (
     TransitionSerializer,
 )
 
+#: A tournament's slug in a path; anything else (a NUL character, say) is a 404 before any query.
+SLUG_PATTERN = r"[-a-zA-Z0-9_]+"
+
 REFUSED = OpenApiResponse(DomainErrorSerializer, description="Refused: code and both languages.")
 FORBIDDEN = OpenApiResponse(DomainErrorSerializer, description="Organizers only.")
 
@@ -45,6 +49,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     serializer_class = TournamentSerializer
     permission_classes = [IsOrganizerOrReadOnly]
     lookup_field = "slug"
+    lookup_value_regex = SLUG_PATTERN
 
     def get_queryset(self):
         if _is_organizer(self.request):
@@ -251,7 +256,7 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
 def register(router) -> None:
     router.register("tournaments", TournamentViewSet, basename="tournament")
     router.register(
-        r"tournaments/(?P<tournament_slug>[^/.]+)/players",
+        rf"tournaments/(?P<tournament_slug>{SLUG_PATTERN})/players",
         PlayerViewSet,
         basename="tournament-player",
     )

@@ -8,9 +8,10 @@ are only ever shown to organizers.
 
 from __future__ import annotations
 
+import re
+
 from django.contrib.auth.models import User
 from django.db.models import Count, Prefetch, QuerySet
-from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -23,11 +24,13 @@ from drf_spectacular.utils import (
 )
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.generics import get_object_or_404  # DRF's: /rounds/null/ is a 404, not a 500
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from . import banker_links, roles, selectors, services
-from .models import BankerLink, Round, Seat, Table, Tournament
+from .api import SLUG_PATTERN
+from .models import MAX_ID, MAX_TABLE_NUMBER, BankerLink, Round, Seat, Table, Tournament
 from .permissions import IsOrganizerOrReadOnly
 
 # --- Permissions -------------------------------------------------------------------------------
@@ -178,13 +181,15 @@ class EditSerializer(serializers.Serializer):
 
 
 class SwapInputSerializer(EditSerializer):
-    a = serializers.IntegerField(help_text="Player id.")
-    b = serializers.IntegerField(help_text="Player id.")
+    a = serializers.IntegerField(min_value=1, max_value=MAX_ID, help_text="Player id.")
+    b = serializers.IntegerField(min_value=1, max_value=MAX_ID, help_text="Player id.")
 
 
 class MoveInputSerializer(EditSerializer):
-    player = serializers.IntegerField(help_text="Player id.")
-    to_table = serializers.IntegerField(min_value=1, help_text="Table number in this round.")
+    player = serializers.IntegerField(min_value=1, max_value=MAX_ID, help_text="Player id.")
+    to_table = serializers.IntegerField(
+        min_value=1, max_value=MAX_TABLE_NUMBER, help_text="Table number in this round."
+    )
     min_size = serializers.IntegerField(
         min_value=2, max_value=8, required=False, allow_null=True,
         help_text="Smallest table allowed; empty: table size - 1.",
@@ -280,6 +285,8 @@ class RoundViewSet(
             ).exclude(status=Round.Status.DRAFT)
         slug = self.request.query_params.get("tournament")
         if slug:
+            if not re.fullmatch(SLUG_PATTERN, slug):
+                return rounds.none()  # no tournament has it (nor a NUL for PostgreSQL)
             rounds = rounds.filter(tournament__slug=slug)
         return rounds.order_by("tournament__date", "tournament__slug", "number")
 
@@ -441,7 +448,7 @@ class TableViewSet(viewsets.ReadOnlyModelViewSet):
             ).exclude(round__status=Round.Status.DRAFT)
         round_id = self.request.query_params.get("round")
         if round_id:
-            if not round_id.isdigit():
+            if not re.fullmatch(r"[0-9]{1,18}", round_id):  # isdigit() takes "²", int() not
                 return tables.none()
             tables = tables.filter(round_id=int(round_id))
         return tables.order_by("round_id", "number")

@@ -232,6 +232,9 @@ def decode(data: bytes) -> tuple[str, str]:
         raise CsvImportError([LineError(1, "csv_utf16", UTF16)])
     if data.startswith(b"PK\x03\x04") or b"\x00" in data[:4096]:
         raise CsvImportError([LineError(1, "csv_not_text", NOT_TEXT)])
+    if b"\x00" in data:  # further down: no name may keep it (PostgreSQL refuses NUL)
+        lines = sorted({_line_of(data, match.start()) for match in re.finditer(b"\x00", data)})
+        raise CsvImportError([LineError(number, "csv_nul", NUL_BYTE) for number in lines[:50]])
     try:
         return data.decode("utf-8-sig"), "utf-8"
     except UnicodeDecodeError:
@@ -276,6 +279,7 @@ def decode(data: bytes) -> tuple[str, str]:
     return data.decode("cp1252"), "cp1252"
 
 
+NUL_BYTE = _("The line contains a NUL character (byte 0x00): the file is damaged.")
 UTF16 = _(
     "The file is saved as UTF-16 (“Unicode text”). Save it as “CSV UTF-8” or “CSV (semicolon "
     "separated)” instead."

@@ -8,6 +8,11 @@ from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+#: The largest id (BigAutoField) and table number (PositiveSmallIntegerField) the columns hold:
+#: forms and serializers refuse larger ones (a lookup with one is an error on SQLite).
+MAX_ID = 2**63 - 1
+MAX_TABLE_NUMBER = 32767
+
 
 class Club(models.Model):
     """A club or family: its members are kept apart when seating."""

@@ -4,6 +4,7 @@ per (address, target) — never the leaderboard."""
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import re
 import subprocess
@@ -11,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import time_machine
 from django.test import Client, RequestFactory
 from django.urls import URLPattern, URLResolver, get_resolver
 from factories import OrganizerFactory, RoundFactory, SeatFactory, TableFactory, TournamentFactory
@@ -145,6 +147,12 @@ def test_script_laden_csv_names_are_escaped_on_public_pages(round_):
         assert "onerror=alert" not in body.replace("onerror=alert(1)&gt;", ""), path
 
 
+# The limiter counts in fixed 5-minute windows: the clock stands still mid-window, or the
+# attempts could straddle a boundary and start counting afresh.
+MID_WINDOW = dt.datetime(2026, 11, 28, 10, 2, 30, tzinfo=dt.UTC)
+
+
+@time_machine.travel(MID_WINDOW, tick=False)
 def test_login_rate_limited_per_address_and_username(db, settings):
     factory = RequestFactory()
     view = ratelimit.RateLimitedLoginView.as_view()
@@ -165,6 +173,7 @@ def test_login_rate_limited_per_address_and_username(db, settings):
     assert attempt("organizer", address="10.0.0.2") != 429
 
 
+@time_machine.travel(MID_WINDOW, tick=False)
 def test_confirmation_code_rate_limited_per_table(db):
     request = RequestFactory().post("/", REMOTE_ADDR="10.1.1.1")
     for _ in range(ratelimit.CONFIRM_ATTEMPTS):

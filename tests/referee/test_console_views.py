@@ -434,6 +434,41 @@ def test_dispute_goes_to_the_head_referee_with_the_note(console, table, ended):
     assert result.status == "disputed" and "Parkstraße" in result.dispute_note
 
 
+@pytest.mark.parametrize("code", ["\u202eevil", "zwölf", "١٢٣٤", "x" * 10_000])
+def test_any_typed_code_is_just_a_wrong_code(console, table, ended, code):
+    """Found by the form fuzz: comparing a non-ASCII code raised TypeError (a 500)."""
+    url = f"/banker/table/{table.pk}"
+    console.post(f"{url}/count/", {"seq": ended.event_count})
+    answer = console.post(f"{url}/confirm/", {"code": code})
+    assert answer.status_code == 200
+    assert 'data-code="wrong_confirmation_code"' in answer.content.decode()
+    assert GameResult.objects.get(game=ended).status == "counted"
+
+
+@pytest.mark.parametrize("note, code", [("Ben\x00 sagt nein", "note_nul"),
+                                        ("x" * 2001, "note_too_long")])
+def test_a_dispute_note_that_cannot_be_stored_is_refused(console, table, ended, note, code):
+    """Found by the form fuzz: a NUL in the note was a database error on PostgreSQL."""
+    url = f"/banker/table/{table.pk}"
+    console.post(f"{url}/count/", {"seq": ended.event_count})
+    html = console.post(f"{url}/dispute/", {"note": note}).content.decode()
+    assert f'data-code="{code}"' in html
+    assert GameResult.objects.get(game=ended).status == "counted"
+
+
+def test_check_wants_json_not_a_form(banker, table, game):
+    """Found by the form fuzz: a multipart body is read by the CSRF check before the view, and
+    request.body then raised (a 500)."""
+    from django.test import Client
+
+    browser = Client(enforce_csrf_checks=True, raise_request_exception=False)
+    browser.force_login(banker)
+    browser.cookies["csrftoken"] = "c" * 32
+    answer = browser.post(f"/banker/table/{table.pk}/check/", {"events": "[]"},
+                          HTTP_X_CSRFTOKEN="c" * 32)
+    assert answer.status_code == 400
+
+
 # --------------------------------------------------------------------------- query count
 
 

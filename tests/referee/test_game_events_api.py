@@ -179,3 +179,25 @@ def test_refusals_name_players_not_ids(console, table):
     body = response.json()
     assert "Anna Test" in body["message_de"] and "Anna Test" in body["message_en"]
     assert f" {anna} " not in f" {body['message_en']} "
+
+
+# --- hostile input (found by tests/dress_rehearsal/test_openapi_fuzz.py) ------------------------
+
+
+@pytest.mark.parametrize("body", [
+    '{"event": {"type": "start", "note": "a\\u0000b"}}',  # jsonb refuses NUL
+    '{"event": {"type": "start\\ud800"}}',  # lone surrogate: the refusal could not be encoded
+])
+def test_unstorable_characters_in_an_event_are_a_400(console, table, body):
+    answer = console.post(f"/api/v1/tables/{table.pk}/events", body,
+                          content_type="application/json")
+    assert answer.status_code == 400
+    assert answer.json()["code"] == "unusable_text"
+    assert not GameEvent.objects.filter(game__table=table).exists()
+
+
+def test_an_idempotency_key_with_control_characters_is_a_400(console, table):
+    answer = post(console, table, {"type": "start"}, key="retry\x00-1")
+    assert answer.status_code == 400
+    assert answer.json()["code"] == "bad_idempotency_key"
+    assert not GameEvent.objects.filter(game__table=table).exists()

@@ -207,6 +207,18 @@ def test_the_head_referee_resolves_a_dispute_with_a_ruling(client, tournament, p
     assert client.post(url, {"note": "nochmal"}).status_code == 409
 
 
+@pytest.mark.parametrize("note, code", [("gilt\x00", "note_nul"), ("x" * 2001, "note_too_long")])
+def test_a_ruling_that_cannot_be_stored_is_refused_with_a_message(organizer_client, tournament,
+                                                                  players, note, code):
+    """Found by the form fuzz: a NUL in the ruling was a database error on PostgreSQL."""
+    _, tables = make_round(tournament, 1, [players[:6]])
+    game = play(tables[0], dict.fromkeys(players[:6], 1000), confirm=False)
+    response = organizer_client.post(f"/manage/ka/results/{game.pk}/resolve/", {"note": note})
+    assert response.status_code == 400
+    assert f'data-code="{code}"' in response.content.decode()
+    assert GameResult.objects.get(game=game).status == GameResult.Status.COUNTED
+
+
 def test_an_organizer_may_confirm_a_counted_result_as_head_referee(organizer_client, tournament,
                                                                   players):
     _, tables = make_round(tournament, 1, [players[:6]])

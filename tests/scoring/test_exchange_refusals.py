@@ -198,3 +198,12 @@ def test_next_to_the_original_players_get_new_ids_and_lot_ties_may_differ(demo_d
     # new players after an import with kept ids get fresh ids (the sequence followed)
     extra = Player.objects.create(tournament=first.tournament, name="Nachzügler")
     assert extra.pk > max(names[0])
+
+
+@pytest.mark.parametrize("where", ["name", "club", "email"])
+def test_a_nul_character_anywhere_is_refused_before_anything_is_saved(document, where):
+    """Found by the API fuzz: PostgreSQL refuses NUL in text columns (a 500 mid-import)."""
+    document["players"][2][where] = "Anna\x00"
+    error = refused(document)
+    assert error.code == "unusable_text"
+    assert "players.2." + where in error.message_in("en")

@@ -436,3 +436,18 @@ def test_the_public_table_state_api_does_not_repeat_a_bankers_free_text(client, 
     assert "Zacharias" not in body
     # our own page of the same table never shows free text
     assert "Zacharias" not in text_of(client.get("/t/ka/tables/1/"))
+
+
+def test_an_address_with_an_unknown_slug_leaves_nothing_in_the_cache(client):
+    """Found by the API fuzz: every slug anyone typed left a key without expiry in Redis (a
+    100 kB slug left a 100 kB key)."""
+    from django.core.cache import cache as django_cache
+
+    from scoring import cache
+
+    slug = "gibt-es-nicht"
+    for path in (f"/t/{slug}/", f"/t/{slug}/live/standings",
+                 f"/api/v1/tournaments/{slug}/standings", f"/api/v1/tournaments/{slug}/tables"):
+        assert client.get(path).status_code == 404, path
+    for name in (cache.STANDINGS, cache.TABLES):
+        assert django_cache.get(cache.key(slug, f"{name}:generation")) is None

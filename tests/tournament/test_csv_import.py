@@ -406,3 +406,13 @@ def test_a_club_created_in_the_same_instant_refuses_the_import(tournament, monke
         run(tournament, "name,club\nAnna,KIT\n")
     assert info.value.code == "csv_changed_meanwhile"
     assert Player.objects.count() == 0 and Club.objects.count() == 1
+
+
+def test_a_nul_character_past_the_first_4_kb_is_refused_with_its_line(tournament):
+    """Found by the form fuzz: only the first 4 KB were checked for binary content, and a
+    name with a NUL character is a database error on PostgreSQL."""
+    lines = [f"Spieler {n}" for n in range(1, 600)]
+    lines[549] = "Spieler\x00 550"
+    text = "name\n" + "\n".join(lines) + "\n"
+    assert text.index("\x00") > 4096
+    assert refused(tournament, text) == [(551, "csv_nul")]

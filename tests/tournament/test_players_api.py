@@ -141,3 +141,37 @@ def test_schema_documents_the_player_endpoints(client):
     upload = paths[base + "import/"]["post"]
     assert "multipart/form-data" in upload["requestBody"]["content"]
     assert "400" in upload["responses"]
+
+
+# --- hostile input (found by tests/dress_rehearsal/test_openapi_fuzz.py) ------------------------
+
+
+@pytest.mark.parametrize("body", [
+    '{"name": "Anna\\u0000 B"}',  # NUL: PostgreSQL refuses it in text columns
+    '{"name": "Anna \\ud800"}',  # a lone surrogate: cannot even be echoed back as UTF-8
+    '{"name": "Anna", "\\u0000": 1}',
+])
+def test_unstorable_characters_in_json_are_refused_with_400(client, tournament, body):
+    client.force_login(OrganizerFactory())
+    answer = client.post(URL, body, content_type="application/json")
+    assert answer.status_code == 400
+    error = answer.json()
+    assert error["code"] == "unusable_text"
+    assert "NUL" in error["message_en"] and "NUL" in error["message_de"]
+    assert Player.objects.filter(tournament=tournament).count() == 2
+
+
+def test_nul_in_a_form_encoded_api_body_is_refused_with_400(client, tournament):
+    client.force_login(OrganizerFactory())
+    answer = client.post(URL, {"name": "Anna\x00"})
+    assert answer.status_code == 400 and answer.json()["code"] == "unusable_text"
+
+
+@pytest.mark.parametrize("path", [
+    "/api/v1/tournaments/c%00up/", "/api/v1/tournaments/c%00up/players/",
+    "/api/v1/tournaments/c%00up/players/1/", "/api/v1/tournaments/c%00up/transition/",
+])
+def test_a_slug_that_cannot_exist_is_404_before_any_query(client, tournament, path):
+    client.force_login(OrganizerFactory())
+    assert client.get(path).status_code == 404
+    assert client.post(path, {}, content_type="application/json").status_code in (404, 405)

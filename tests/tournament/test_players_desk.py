@@ -162,3 +162,15 @@ def test_desk_is_staff_only(client, tournament, method):
     assert response.status_code == 302
     player.refresh_from_db()
     assert not player.checked_in
+
+
+@pytest.mark.parametrize("target", ["abc", "players", "/manage/cup/\x00", "//evil.example/", ""])
+def test_a_next_that_is_no_local_path_falls_back_to_the_list(organizer_client, tournament,
+                                                             target):
+    """Found by the form fuzz: next="abc" made redirect() look up a URL name (a 500)."""
+    player = PlayerFactory(tournament=tournament, name="Anna", checked_in=False)
+    response = organizer_client.post(
+        f"/manage/cup/players/{player.pk}/check-in/", {"next": target}
+    )
+    assert response.status_code == 302
+    assert response["Location"] == "/manage/cup/players/"

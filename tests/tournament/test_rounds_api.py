@@ -155,3 +155,44 @@ def test_schema_documents_the_round_endpoints(client):
         assert path in paths, path
     assert "409" in paths["/api/v1/rounds/{id}/swap/"]["post"]["responses"]
     assert {"get", "post", "delete"} <= set(paths["/api/v1/tables/{id}/link/"])
+
+
+# --- hostile input (found by tests/dress_rehearsal/test_openapi_fuzz.py) ------------------------
+
+
+@pytest.mark.parametrize("action, body", [
+    ("lock/", {}), ("seat/", {}), ("start/", {}),
+    ("swap/preview/", {"version": 0, "a": 1, "b": 2}),
+    ("move/", {"version": 0, "player": 1, "to_table": 1}),
+])
+def test_a_malformed_round_id_in_the_path_is_404(organizer_client, action, body):
+    answer = organizer_client.post(f"/api/v1/rounds/null/{action}", body,
+                                   content_type="application/json")
+    assert answer.status_code == 404
+
+
+@pytest.mark.parametrize("action, body", [("link/", {}), ("banker/", {"username": None})])
+def test_a_malformed_table_id_in_the_path_is_404(organizer_client, action, body):
+    answer = organizer_client.post(f"/api/v1/tables/true/{action}", body,
+                                   content_type="application/json")
+    assert answer.status_code == 404
+    assert organizer_client.delete("/api/v1/tables/1.5/link/").status_code == 404
+
+
+def test_filters_with_impossible_values_find_nothing(organizer_client, tournament):
+    RoundFactory(tournament=tournament, number=1, status=Round.Status.RUNNING)
+    assert organizer_client.get("/api/v1/rounds/", {"tournament": "api\x00cup"}).json() == []
+    assert organizer_client.get("/api/v1/tables/", {"round": "²"}).json() == []  # isdigit()
+    assert organizer_client.get("/api/v1/tables/", {"round": "9" * 40}).json() == []
+
+
+@pytest.mark.parametrize("body", [
+    {"version": 1, "a": 10**20, "b": 1}, {"version": 1, "player": 10**20, "to_table": 1},
+    {"version": 1, "player": 1, "to_table": 10**6},
+])
+def test_ids_beyond_the_columns_are_a_400(organizer_client, tournament, body):
+    round_ = RoundFactory(tournament=tournament, number=1, status=Round.Status.SEATED)
+    action = "swap" if "a" in body else "move"
+    answer = organizer_client.post(f"/api/v1/rounds/{round_.pk}/{action}/", body,
+                                   content_type="application/json")
+    assert answer.status_code == 400

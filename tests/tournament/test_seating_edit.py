@@ -350,3 +350,24 @@ def test_seating_page_query_count_does_not_grow_with_tables(
         response = client.get(f"/manage/{tournament.slug}/rounds/2/")
     assert response.status_code == 200
     assert len(response.context["overview"].tables) == tables
+
+
+@pytest.mark.parametrize("action, data", [
+    ("swap", {"a": 10**20, "b": 1}),
+    ("move", {"player": 10**20, "to_table": 1}),
+    ("move", {"player": 1, "to_table": 10**6}),
+    ("swap", {"a": -5, "b": 1}),
+])
+def test_ids_beyond_the_columns_are_refused_by_the_form(client, setup, action, data):
+    """Found by the form fuzz: an id too large for SQLite's INTEGER was an OverflowError."""
+    tournament, round_, _, _, _ = setup
+    client.force_login(OrganizerFactory())
+    saved = _layout(round_)
+    response = client.post(f"/manage/{tournament.slug}/rounds/2/{action}/",
+                           {"version": round_.version, **data})
+    assert response.status_code == 400
+    assert 'data-code="invalid_form"' in response.content.decode()
+    assert _layout(round_) == saved
+    preview = client.get(f"/manage/{tournament.slug}/rounds/2/preview/",
+                         {"action": action, "version": round_.version, **data})
+    assert preview.status_code == 200

@@ -135,6 +135,23 @@ def _action_message(action: str, name: str) -> str:
     return texts[action] % {"name": name}
 
 
+def _next_or(request: HttpRequest, fallback: str) -> str:
+    """The posted ``next`` page if it is a path on this site, else ``fallback``.
+
+    A bare word ("abc") would make ``redirect()`` look up a URL name (a 500), a control
+    character would end up in the Location header."""
+    target = request.POST.get("next", "")
+    if (
+        not target.startswith("/")
+        or any(ord(char) < 32 or ord(char) == 127 for char in target)
+        or not url_has_allowed_host_and_scheme(
+            target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+        )
+    ):
+        return fallback
+    return target
+
+
 def _player_action(action: str):
     service, _name = ACTIONS[action]
 
@@ -153,12 +170,7 @@ def _player_action(action: str):
                 },
             )
         messages.success(request, _action_message(action, player.name))
-        target = request.POST.get("next", "")
-        if not url_has_allowed_host_and_scheme(
-            target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-        ):
-            target = reverse("organizer:players", kwargs={"slug": slug})
-        return redirect(target)
+        return redirect(_next_or(request, reverse("organizer:players", kwargs={"slug": slug})))
 
     view.__name__ = f"player_{action.replace('-', '_')}"
     return view

@@ -25,14 +25,14 @@ from django.views.decorators.http import require_GET, require_POST
 
 from config.errors import DomainError
 from tournament import banker_links, errors, selectors, services
-from tournament.models import Round, Table, Tournament
+from tournament.models import MAX_ID, MAX_TABLE_NUMBER, Round, Table, Tournament
 from tournament.qr import qr_svg
 
 # --- Forms (validation of the posted fields; the rules themselves live in the services) ------
 
 
 class VersionForm(forms.Form):
-    version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    version = forms.IntegerField(min_value=0, max_value=MAX_ID, widget=forms.HiddenInput)
 
 
 class SeatForm(VersionForm):
@@ -53,17 +53,19 @@ class SeatForm(VersionForm):
 
 
 class SwapForm(VersionForm):
-    a = forms.IntegerField(label=gettext_lazy("Player"))
-    b = forms.IntegerField(label=gettext_lazy("swaps seats with"))
+    a = forms.IntegerField(label=gettext_lazy("Player"), min_value=1, max_value=MAX_ID)
+    b = forms.IntegerField(label=gettext_lazy("swaps seats with"), min_value=1, max_value=MAX_ID)
 
 
 class MoveForm(VersionForm):
-    player = forms.IntegerField(label=gettext_lazy("Player"))
-    to_table = forms.IntegerField(label=gettext_lazy("moves to table"), min_value=1)
+    player = forms.IntegerField(label=gettext_lazy("Player"), min_value=1, max_value=MAX_ID)
+    to_table = forms.IntegerField(
+        label=gettext_lazy("moves to table"), min_value=1, max_value=MAX_TABLE_NUMBER
+    )
 
 
 class AssignBankerForm(forms.Form):
-    banker = forms.IntegerField(required=False)
+    banker = forms.IntegerField(required=False, min_value=1, max_value=MAX_ID)
     new_username = forms.CharField(
         label=gettext_lazy("or a new banker (username)"), required=False, max_length=150
     )

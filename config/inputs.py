@@ -1,0 +1,90 @@
+"""Text that no field can store: NUL characters and lone surrogates.
+
+PostgreSQL refuses NUL (``\\x00``) in text and jsonb columns, and a lone surrogate (JSON allows
+``"\\ud800"``) cannot be encoded as UTF-8 — neither stored nor echoed back in an error message.
+Both would end in a server error (500) deep down; they are refused at the door instead, with a
+400 and the field named in both languages: by the API's parsers (``config.parsers``) and by the
+tournament import. Django's form fields refuse NUL themselves; free-text notes read straight from
+a form go through :func:`clean_note`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+from .errors import DomainError
+
+UNUSABLE_TEXT = _(
+    "“%(field)s” contains a character that cannot be stored (a NUL character or a broken "
+    "Unicode character). Remove it and try again."
+)
+
+
+class UnusableText(DomainError):
+    code = "unusable_text"
+
+
+def _unusable(text: str) -> bool:
+    if "\x00" in text:
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _printable(path: list[Any]) -> str:
+    """The field's path, safe to show even when a key itself is the unusable part."""
+    name = ".".join(str(part) for part in path) or "body"
+    name = name.encode("utf-8", "backslashreplace").decode("utf-8").replace("\x00", "\\x00")
+    return name if len(name) <= 80 else name[:79] + "…"
+
+
+def find_unusable(value: Any, path: list[Any] | None = None) -> str | None:
+    """The path of the first string (key or value) in ``value`` that cannot be stored."""
+    path = path or []
+    if isinstance(value, str):
+        return _printable(path) if _unusable(value) else None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(key, str) and _unusable(key):
+                return _printable([*path, key])
+            found = find_unusable(item, [*path, key])
+            if found:
+                return found
+    elif isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            found = find_unusable(item, [*path, index])
+            if found:
+                return found
+    return None
+
+
+def check_text(value: Any) -> None:
+    """Raise :class:`UnusableText` if any string in ``value`` cannot be stored."""
+    field = find_unusable(value)
+    if field is not None:
+        raise UnusableText(UNUSABLE_TEXT, params={"field": field})
+
+
+NOTE_MAX = 2000
+NUL_IN_NOTE = _(
+    "The note contains a NUL character, which cannot be stored. Remove it and try again."
+)
+NOTE_TOO_LONG = _("The note is %(length)s characters long; at most %(max)s are allowed.")
+
+
+def clean_note(value: str | None, *, max_length: int = NOTE_MAX) -> str:
+    """A free-text note from a form (a dispute, a ruling): trimmed, refused with a 400 when it
+    holds a NUL character or is longer than ``max_length``."""
+    note = (value or "").strip()
+    if "\x00" in note:
+        raise UnusableText(NUL_IN_NOTE, code="note_nul")
+    if len(note) > max_length:
+        raise UnusableText(
+            NOTE_TOO_LONG, code="note_too_long", params={"length": len(note), "max": max_length}
+        )
+    return note
