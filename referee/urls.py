@@ -6,6 +6,7 @@ app_name = "banker"
 
 urlpatterns = [
     path("", views.my_tables, name="tables"),
+    path("sw.js", views.service_worker, name="service-worker"),
     path("table/<int:table_id>/", views.table_console, name="table"),
     path("table/<int:table_id>/main/", console.main, name="console-main"),
     path("table/<int:table_id>/check/", console.check, name="console-check"),

@@ -5,6 +5,11 @@
  * sequence number. Without network the queue waits (and says so); when the network is back it is
  * sent with the same keys. A 409/422 stops the flush and the banker decides: drop or reload.
  * Page fragments come from the server (htmx); strings come translated from the server.
+ *
+ * A service worker (/banker/sw.js) keeps the page, its fragment and the static files, so that a
+ * reload without network still opens the console: such a page is marked data-source="cache", the
+ * console then says it is offline and how old its state is, and fetches the fresh state as soon
+ * as the server answers again.
  */
 (function () {
   "use strict";
@@ -31,6 +36,7 @@
   let flushing = false;
   let refreshWhenClosed = false;
   let stateEtag = null;
+  let stale = null; // {time: "HH:MM"} while the fragment on screen is a kept copy, not the server's
   const asked = {};
 
   // ------------------------------------------------------------------ small helpers
@@ -80,13 +86,26 @@
     if (!el) return;
     data = JSON.parse(el.textContent);
     seq = data.seq;
-    syncClock(data.clock);
+    const main = $("#console-main");
+    let c = data.clock;
+    stale = main && main.dataset.source === "cache" ? { time: main.dataset.renderedTime || "" } : null;
+    if (stale) {
+      // The kept copy came because the network failed. The queue knows the later sequence
+      // number, and a running clock has run on since the copy was made.
+      online = false;
+      const q = loadQueue();
+      if (q.length && !q[0].conflict && q[0].expected > seq) seq = q[0].expected;
+      const age = Date.now() / 1000 - Number(main.dataset.rendered);
+      if (c && c.started && !c.paused && LIVE.includes(c.status) && c.game_seconds != null && age > 0 && age < 6 * 3600) {
+        c = Object.assign({}, c, { game_seconds: c.game_seconds + age });
+      }
+    }
+    syncClock(c);
     selectPlayer(currentPlayer(), true);
     setupInlineForms();
     markQueued();
     renderQueue();
     restoreDetails();
-    const main = $("#console-main");
     if (main) main.dataset.ready = "1";
   }
 
@@ -239,6 +258,10 @@
       return;
     }
     setOnline(true);
+    if (stale) {
+      refreshMain(); // the server answers again: replace the kept copy
+      return;
+    }
     if (res.status === 304 || !res.ok) return;
     stateEtag = res.headers.get("ETag");
     const state = await res.json();
@@ -270,7 +293,11 @@
     const el = $("#net-status");
     let text = "";
     let kind = "";
-    if (!online) {
+    if (!online && stale) {
+      const params = { n, time: stale.time };
+      text = t(n === 0 ? "offline_stale" : n === 1 ? "offline_stale_one" : "offline_stale_many", params);
+      kind = "offline";
+    } else if (!online) {
       text = t("offline_queued", { n });
       kind = "offline";
     } else if (n && flushing) {
@@ -287,6 +314,7 @@
     el.className = "net-status" + (kind ? " net-" + kind : "");
     el.dataset.queued = String(n);
     el.dataset.state = kind || "online";
+    el.dataset.stale = stale ? "1" : "0";
     el.innerHTML = text ? `<strong>${esc(text)}</strong>` + (n ? `<ol class="queue-list">${q.map((i) =>
       `<li>${esc(i.label)}${i.part ? " · " + esc(i.part) : ""}</li>`).join("")}</ol>` : "") : "";
     markQueued();
@@ -419,6 +447,8 @@
       renderQueue();
       if (sent) {
         if (last) toast(t("sent") + ": " + last, "ok");
+        refreshMain();
+      } else if (stale && online) {
         refreshMain();
       }
     }
@@ -833,6 +863,39 @@
     }
   }
 
+  // ------------------------------------------------------------------ without network
+  function fromCache(xhr) {
+    return !!xhr && xhr.getResponseHeader("X-Console-Cache") === "1";
+  }
+  function newer(html) {
+    const main = $("#console-main");
+    const num = (re) => { const m = re.exec(String(html || "")); return m ? Number(m[1]) : -1; };
+    const s = num(/data-seq="(\d+)"/);
+    const r = num(/data-rendered="(\d+)"/);
+    const s0 = Number(main ? main.dataset.seq : -1);
+    const r0 = Number(main ? main.dataset.rendered : -1);
+    return s > s0 || (s === s0 && r > r0);
+  }
+  function keepOffline() {
+    if (!("serviceWorker" in navigator) || !window.caches || !root.dataset.sw) return;
+    // A worker took over (the first visit, or a deploy that dropped the old caches): fetch the
+    // page, its fragment and its files once through it, so that a reload without network finds
+    // them (one after the other: no burst of requests at the server).
+    navigator.serviceWorker.addEventListener("controllerchange", async () => {
+      const urls = [cfg.urls.page, cfg.urls.main];
+      $$("link[rel=stylesheet][href], script[src]").forEach((el) => urls.push(el.href || el.src));
+      for (const url of urls) {
+        try {
+          await fetch(url, { credentials: "same-origin" });
+        } catch (err) {
+          return; // no network: the next page load through the worker keeps them
+        }
+      }
+    });
+    // (data-sw is /banker/sw.js, data-sw-scope /banker/: the worker serves nothing outside)
+    navigator.serviceWorker.register(root.dataset.sw, { scope: root.dataset.swScope }).catch(() => {});
+  }
+
   // ------------------------------------------------------------------ events
   document.addEventListener("click", (e) => {
     const target = e.target;
@@ -912,7 +975,16 @@
   }, true);
   document.body.addEventListener("htmx:afterSettle", () => readMain());
   document.body.addEventListener("htmx:sendError", () => setOnline(false));
-  document.body.addEventListener("htmx:afterRequest", (e) => { if (e.detail.successful) setOnline(true); });
+  document.body.addEventListener("htmx:afterRequest", (e) => {
+    if (e.detail.successful && !fromCache(e.detail.xhr)) setOnline(true);
+  });
+  // A kept fragment (the service worker's answer without network) only replaces a kept page
+  // that is older still; the fragment on screen is never replaced by an older state.
+  document.body.addEventListener("htmx:beforeSwap", (e) => {
+    if (!fromCache(e.detail.xhr)) return;
+    setOnline(false);
+    if (!stale || !newer(e.detail.serverResponse)) e.detail.shouldSwap = false;
+  });
 
   window.addEventListener("online", () => { setOnline(true); flush(); syncState(); });
   window.addEventListener("offline", () => setOnline(false));
@@ -929,6 +1001,7 @@
   setInterval(() => {
     const q = loadQueue();
     if (q.length && !q[0].conflict && !flushing) flush();
+    else if (stale && !q.length) syncState(); // is the server back?
   }, 5000);
   setInterval(() => { if (!loadQueue().length) syncState(); }, 20000);
 
@@ -937,5 +1010,7 @@
 
   readMain();
   showConflict();
+  keepOffline();
+  if (stale) refreshMain(); // the kept fragment may be newer than the kept page
   if (loadQueue().length) flush();
 })();
