@@ -8,8 +8,6 @@ confirmation codes. Mounted under ``/manage/`` by ``scoring/print_urls.py``.
 
 from __future__ import annotations
 
-import logging
-
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
@@ -20,13 +18,15 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from config.queue import enqueue
 from tournament import selectors
 from tournament.models import Round, Tournament
 
 from . import printing, tasks
 from .printing import jobs
 
-log = logging.getLogger(__name__)
+#: The technical detail shown in the translated "could not be queued" message (as before).
+BROKER_DOWN = "the task broker (Redis) is not reachable"
 
 DESCRIPTIONS = {
     "scoresheets": gettext_lazy(
@@ -151,14 +151,12 @@ def print_start(request: HttpRequest, slug: str, number: int, document: str) -> 
         base_url=ctx.base_url, filename=printing.filename(document, ctx),
         total=printing.expected_pages(document, ctx),
     )
-    try:
-        tasks.print_document.delay(job_id, tournament.pk, round_.number, document, lang,
-                                   ctx.base_url)
-    except Exception as exc:  # the broker is down: say so instead of a 500
-        log.exception("could not queue print job %s", job_id)
-        jobs.fail(job_id, str(exc) or exc.__class__.__name__)
+    if not enqueue(tasks.print_document, job_id, tournament.pk, round_.number, document, lang,
+                   ctx.base_url):
+        # No sweep redoes a print job: say so instead of leaving it waiting forever.
+        jobs.fail(job_id, BROKER_DOWN)
         messages.error(request, _("The print job could not be queued: %(error)s") % {
-            "error": exc})
+            "error": BROKER_DOWN})
     return redirect("print:job", slug=slug, job=job_id)
 
 

@@ -399,8 +399,9 @@ def _dealt_game(table, keys) -> Game:
     return game_of(table)
 
 
-def test_offline_actions_queue_and_sync_in_order_without_loss(page, live_server):
-    banker = UserFactory(username="offline-banker")
+def _open_dealt_console(page, live_server, username: str, *, ready: str = "") -> tuple:
+    """A banker's phone on a table whose set-up deal is done: (banker, table, player keys)."""
+    banker = UserFactory(username=username)
     table = seated_table(banker=banker)
     keys = players(table)
     game = _dealt_game(table, keys)
@@ -408,7 +409,12 @@ def test_offline_actions_queue_and_sync_in_order_without_loss(page, live_server)
     login(page, live_server, banker)
     page.set_viewport_size(PHONE)
     page.goto(f"/banker/table/{table.pk}/")
-    page.wait_for_selector('#console-main[data-mode="play"]')
+    page.wait_for_selector(f'#console-main[data-mode="play"]{ready}')
+    return banker, table, keys
+
+
+def test_offline_actions_queue_and_sync_in_order_without_loss(page, live_server):
+    banker, table, keys = _open_dealt_console(page, live_server, "offline-banker")
 
     page.context.set_offline(True)
     clock_before = page.locator("#clock-game").inner_text()
@@ -448,14 +454,7 @@ def test_offline_actions_queue_and_sync_in_order_without_loss(page, live_server)
 
 
 def test_a_refused_queued_action_stops_the_flush_and_is_shown(page, live_server):
-    banker = UserFactory(username="conflict-banker")
-    table = seated_table(banker=banker)
-    keys = players(table)
-    _dealt_game(table, keys)
-    login(page, live_server, banker)
-    page.set_viewport_size(PHONE)
-    page.goto(f"/banker/table/{table.pk}/")
-    page.wait_for_selector('#console-main[data-mode="play"]')
+    banker, table, keys = _open_dealt_console(page, live_server, "conflict-banker")
 
     page.context.set_offline(True)
     # The panel is stale while offline: Anna can be sent to jail twice, and Ben buys after.
@@ -515,14 +514,8 @@ def wait_until_kept(page, live_server, table) -> None:
 
 
 def test_a_reload_without_network_opens_the_kept_console_and_syncs_in_order(page, live_server):
-    banker = UserFactory(username="reload-banker")
-    table = seated_table(banker=banker)
-    keys = players(table)
-    _dealt_game(table, keys)
-    login(page, live_server, banker)
-    page.set_viewport_size(PHONE)
-    page.goto(f"/banker/table/{table.pk}/")
-    page.wait_for_selector('#console-main[data-mode="play"][data-source="network"]')
+    banker, table, keys = _open_dealt_console(page, live_server, "reload-banker",
+                                              ready='[data-source="network"]')
     # The first visit is not controlled yet: the worker takes over at once (clients.claim) and
     # the console fetches the page, its fragment and its files once through it.
     wait_until_kept(page, live_server, table)

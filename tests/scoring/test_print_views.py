@@ -169,3 +169,23 @@ def test_old_job_files_are_pruned(table):
     jobs.create(tournament=table.round.tournament, round_=table.round, document="seating",
                 lang="de", base_url="https://x", filename="x.pdf", total=1)
     assert not old.exists() and fresh.exists()
+
+
+def test_a_job_the_broker_cannot_take_fails_at_once_and_says_so(organizer, table, monkeypatch):
+    """No sweep redoes a print job: a broker that refuses (a closed port) fails the job."""
+    from celery import Celery
+
+    import scoring.tasks
+
+    away = Celery("print-outage", broker="redis://127.0.0.1:1/0", set_as_current=False)
+    away.conf.broker_transport_options = {"socket_connect_timeout": 0.2}
+
+    @away.task(name="scoring.print_document", shared=False)
+    def print_document(*args):
+        raise AssertionError("must not run: the broker refused the message")
+
+    monkeypatch.setattr(scoring.tasks, "print_document", print_document)
+    response = organizer.post("/manage/ka/print/1/cards/job/", {"lang": "en"})
+    assert response.status_code == 302
+    state = jobs.read(response["Location"].rstrip("/").rsplit("/", 1)[1])
+    assert state["state"] == "failed" and "not reachable" in state["error"]

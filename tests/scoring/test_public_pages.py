@@ -99,14 +99,20 @@ def test_tie_break_is_marked_and_explained(client, django_capture_on_commit_call
     assert "Tie decided by" in body and "Summed net worth" in body
 
 
-def test_held_results_show_the_previous_standings_and_a_notice(
-    client, django_capture_on_commit_callbacks, tournament, players
-):
+def _held_round_played(tournament, players, capture):
+    """Results held until the round is closed; round 1's one table has played and confirmed."""
     tournament.results_public_immediately = False
     tournament.save()
     round_, tables = make_round(tournament, 1, [players[:6]])
-    with django_capture_on_commit_callbacks(execute=True):
+    with capture(execute=True):
         play(tables[0], {p: 1000 + i for i, p in enumerate(players[:6])})
+    return round_
+
+
+def test_held_results_show_the_previous_standings_and_a_notice(
+    client, django_capture_on_commit_callbacks, tournament, players
+):
+    round_ = _held_round_played(tournament, players, django_capture_on_commit_callbacks)
     body = text_of(client.get("/t/ka/", **EN))
     assert "Results are held until round 1 is closed" in body
     assert ROUND_COLUMN not in body  # nothing of the open round is public yet
@@ -327,11 +333,7 @@ def test_player_page_lists_games_and_charts_net_worth(client, live_table, tourna
 def test_player_page_keeps_places_of_held_rounds_hidden(
     client, django_capture_on_commit_callbacks, tournament, players
 ):
-    tournament.results_public_immediately = False
-    tournament.save()
-    round_, tables = make_round(tournament, 1, [players[:6]])
-    with django_capture_on_commit_callbacks(execute=True):
-        play(tables[0], {p: 1000 + i for i, p in enumerate(players[:6])})
+    round_ = _held_round_played(tournament, players, django_capture_on_commit_callbacks)
     body = text_of(client.get(f"/t/ka/players/{players[5].pk}/", **EN))
     assert "Result held until the round is closed." in body and "1. place" not in body
     with django_capture_on_commit_callbacks(execute=True):
