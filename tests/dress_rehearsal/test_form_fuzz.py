@@ -14,7 +14,6 @@ and NUL refusal only bite there).
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import re
 from collections.abc import Callable
@@ -31,16 +30,17 @@ from django.db import transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import timezone
-from factories import ClubFactory, OrganizerFactory, PlayerFactory, TournamentFactory, UserFactory
-from gameplay import make_round, play
+from factories import OrganizerFactory, PlayerFactory, TournamentFactory, UserFactory
+from gameplay import make_round
 from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 from referee import engine_cache
 from referee import services as referee
 from referee.models import Game, GameResult
-from tournament import services
 from tournament.models import Player, Round, Table, Tournament
+
+from ._fuzz_world import build_fuzz_world
 
 SCRIPT = "<script>alert(1)</script>"
 IMG = '"><img src=x onerror=alert(1)>'
@@ -76,34 +76,11 @@ def _fast_password_hashing(settings):
 def world(db) -> SimpleNamespace:
     """A running tournament (table 1 playing, table 2 counted and awaiting confirmation) and one
     in registration whose draft round 1 is seated (so swap, move, lock can succeed)."""
-    clubs = [ClubFactory(name=f"Formclub {n}", short_name=f"FC{n}") for n in range(3)]
-    running = TournamentFactory(slug="fuzz", status=Tournament.Status.RUNNING, table_size=4)
-    players = [
-        PlayerFactory(tournament=running, name=f"Spieler {n}", club=clubs[n % 3])
-        for n in range(8)
-    ]
-    round_, tables = make_round(running, 1, [players[:4], players[4:]])
-    banker = UserFactory(username="fuzz-banker", password=None)
-    tables[0].banker = banker
-    tables[0].save(update_fields=["banker"])
-    playing = referee.ensure_game(table=tables[0])
-    referee.post_event(game_id=playing.pk, event={"type": "start"}, author=None,
-                       now=timezone.now())
-    counted = play(tables[1], {p: 1000 + 100 * n for n, p in enumerate(players[4:])},
-                   confirm=False, start=timezone.now() - dt.timedelta(hours=2))
-
-    open_ = TournamentFactory(slug="fuzz-open", status=Tournament.Status.REGISTRATION,
-                              table_size=4)
-    waiting = [PlayerFactory(tournament=open_, name=f"Gast {n}") for n in range(8)]
-    draft = Round.objects.create(tournament=open_, number=1)
-    services.seat_round(round_=draft, seed=7, seconds=0.2)
-
-    organizer = OrganizerFactory(username="fuzz-organizer", password=None)
-    return SimpleNamespace(
-        running=running, open=open_, round=round_, draft=draft, tables=tables,
-        players=players, waiting=waiting, playing=playing, counted=counted, banker=banker,
-        organizer=organizer,
-    )
+    world = build_fuzz_world()
+    world.banker = UserFactory(username="fuzz-banker", password=None)
+    world.tables[0].banker = world.banker
+    world.tables[0].save(update_fields=["banker"])
+    return world
 
 
 CSRF = "fuzzcsrftokenfuzzcsrftokenfuzzcs"  # 32 characters: an unmasked CSRF secret
@@ -165,7 +142,7 @@ def _settings(world) -> dict[str, Any]:
 
 
 def _player(world) -> dict[str, Any]:
-    return {"name": "Neue Spielerin", "club": "Formclub 1", "email": "neu@example.org",
+    return {"name": "Neue Spielerin", "club": "Fuzzclub 1", "email": "neu@example.org",
             "public_name_consent": "on", "private_note": "kommt später"}
 
 

@@ -10,7 +10,6 @@ savepoint that is rolled back: every example sees the same data, and the run is 
 
 from __future__ import annotations
 
-import datetime as dt
 import traceback
 import zlib
 from typing import Any
@@ -21,16 +20,13 @@ import schemathesis
 from django.core.signals import got_request_exception, request_finished, request_started
 from django.db import close_old_connections, transaction
 from django.test import Client
-from django.utils import timezone
-from factories import ClubFactory, OrganizerFactory, PlayerFactory, TournamentFactory
-from gameplay import make_round, play
 from hypothesis import HealthCheck
 
 from config.wsgi import application
 from referee import engine_cache
-from referee import services as referee
 from tournament import services
-from tournament.models import Round, Tournament
+
+from ._fuzz_world import build_fuzz_world
 
 schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
 
@@ -41,28 +37,12 @@ CSRF = "fuzzcsrftokenfuzzcsrftokenfuzzcs"  # 32 characters: an unmasked CSRF sec
 @pytest.fixture
 def world(db) -> dict[str, Any]:
     """What the generated ids and slugs are aimed at."""
-    clubs = [ClubFactory(name=f"Fuzzclub {n}", short_name=f"FZ{n}") for n in range(3)]
-    running = TournamentFactory(slug="fuzz", status=Tournament.Status.RUNNING, table_size=4)
-    players = [
-        PlayerFactory(tournament=running, name=f"Spieler {n}", club=clubs[n % 3])
-        for n in range(8)
-    ]
-    round_, tables = make_round(running, 1, [players[:4], players[4:]])
-    game = referee.ensure_game(table=tables[0])
-    referee.post_event(game_id=game.pk, event={"type": "start"}, author=None,
-                       now=timezone.now())
-    play(tables[1], {player: 1000 + 100 * n for n, player in enumerate(players[4:])},
-         confirm=False, start=timezone.now() - dt.timedelta(hours=2))
+    built = build_fuzz_world()
+    round_, draft, tables = built.round, built.draft, built.tables
+    players, waiting, organizer = built.players, built.waiting, built.organizer
     for table in tables:
         services.issue_link(table=table)
 
-    open_ = TournamentFactory(slug="fuzz-open", status=Tournament.Status.REGISTRATION,
-                              table_size=4)
-    waiting = [PlayerFactory(tournament=open_, name=f"Gast {n}") for n in range(8)]
-    draft = Round.objects.create(tournament=open_, number=1)
-    services.seat_round(round_=draft, seed=7, seconds=0.2)
-
-    organizer = OrganizerFactory(username="fuzz-organizer", password=None)  # no hashing
     client = Client()
     client.force_login(organizer)
     rounds = [round_.pk, draft.pk]
