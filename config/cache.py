@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import logging
 import time
+import uuid
 
 from django.core.cache.backends.redis import RedisCache
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -75,7 +76,8 @@ class ResilientRedisCache(RedisCache):
 
     def probe(self) -> str:
         """Write and read back, failing loudly: the health check must see an outage."""
-        key = self.make_and_validate_key("healthz:probe")
+        # A key of its own: concurrent probes must not read back each other's delete.
+        key = self.make_and_validate_key(f"healthz:{uuid.uuid4().hex}")
         client = self._cache.get_client(key, write=True)
         client.set(key, b"1", ex=5)
         if client.get(key) != b"1":

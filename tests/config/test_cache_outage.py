@@ -72,3 +72,18 @@ def test_a_real_redis_round_trips(settings):
         assert cache.incr("k") == 42
         assert cache.probe() == "ResilientRedisCache"
         cache.delete("k")
+
+
+@pytest.mark.redis
+def test_concurrent_probes_do_not_trip_each_other():
+    """Found by make bench: a hall of /healthz requests at once must all see the cache up."""
+    import os
+    from concurrent.futures import ThreadPoolExecutor
+
+    from config.cache import ResilientRedisCache
+
+    url = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
+    cache = ResilientRedisCache(url, {"KEY_PREFIX": "test-probe"})
+    with ThreadPoolExecutor(max_workers=16) as pool:
+        answers = list(pool.map(lambda _: cache.probe(), range(400)))
+    assert answers == ["ResilientRedisCache"] * 400
