@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed-dev
 PORT   ?= 8000
 PLAYERS ?= 36
 
-.PHONY: demo test lint bench install messages clean rehearsal backup restore
+.PHONY: demo test lint bench install messages clean rehearsal backup restore serve
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "Python 3.11 is needed, found " + sys.version' 
@@ -24,13 +24,24 @@ demo: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py demo --players $(PLAYERS) --addr 127.0.0.1:$(PORT)
 
-## Set up and run the whole suite: ruff, then pytest.
+## A real event on this laptop: empty installation, LAN server, scheduler, backups (README).
+## make serve [PORT=8000] [HTTPS=1] [BACKUP_DIR=/media/usb/championship] [KEEP=30]
+serve: $(STAMP)
+	$(BIN)/python -m laptop serve --port $(PORT) $(if $(HTTPS),--https) \
+		$(if $(BACKUP_DIR),--backup-dir "$(BACKUP_DIR)") $(if $(KEEP),--keep $(KEEP))
+
+## Set up and run the whole suite: ruff, import-linter (the rooms' contracts), mypy (the pure
+## packages), then pytest on every core (pytest-xdist; `make test TEST_WORKERS=0`: one process).
+TEST_WORKERS ?= auto
 test: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest
+	$(BIN)/lint-imports
+	$(BIN)/mypy referee/rules tournament/seating
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 	$(BIN)/ruff format --check . || true
 
 ## Benchmarks: each prints its figures.
@@ -47,8 +58,12 @@ rehearsal: $(STAMP)
 backup: $(STAMP)
 	PYTHON=$(BIN)/python bash scripts/backup.sh
 
+## A laptop copy (*.sqlite3, or LAPTOP=1 for the newest) goes back with `python -m laptop restore`.
 restore: $(STAMP)
-	PYTHON=$(BIN)/python bash scripts/restore.sh $(FILE) --create
+	@case "$(FILE)$(LAPTOP)" in \
+		*.sqlite3|1) $(BIN)/python -m laptop restore $(FILE) $(if $(BACKUP_DIR),--backup-dir "$(BACKUP_DIR)") ;; \
+		*) PYTHON=$(BIN)/python bash scripts/restore.sh $(FILE) --create ;; \
+	esac
 
 ## Recreate the translation catalogues (needs GNU gettext) and compile them.
 messages: $(STAMP)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _django  # noqa: E402
+from _timing import run_together  # noqa: E402
 
 POSTS = 200
 READS = 200
@@ -132,12 +133,7 @@ def concurrent(tables: int = 100, events: int = 20) -> dict:
             connection.close()  # back to the pool
 
     threads = [threading.Thread(target=run, args=setup) for setup in setups]
-    started = time.perf_counter()
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    elapsed = time.perf_counter() - started
+    elapsed = run_together(threads)
     counts = {}
     for game_id, seq in GameEvent.objects.values_list("game_id", "seq"):
         counts.setdefault(game_id, []).append(seq)

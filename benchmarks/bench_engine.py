@@ -29,18 +29,17 @@ def best_of(runs: int, fn: Callable[[], object]) -> float:
     return best
 
 
+def karlsruhe_game(events: int, seed: int, **options):
+    """A legal six-player Karlsruhe game that does not end; every event carries a time, as the
+    console writes them."""
+    return random_game(
+        ruleset="karlsruhe", players=("anna", "ben", "carla", "dieter", "eva", "frank"),
+        events=events, seed=seed, allow_ending=False, allow_void=False, clock=True, **options,
+    )
+
+
 def main() -> None:
-    # A long legal game: every event carries a time, as the console writes them.
-    big = random_game(
-        ruleset="karlsruhe",
-        players=("anna", "ben", "carla", "dieter", "eva", "frank"),
-        events=5000,
-        seed=2026,
-        allow_ending=False,
-        allow_void=False,
-        clock=True,
-        seconds_per_event=1,
-    ).to_record()
+    big = karlsruhe_game(5000, 2026, seconds_per_event=1).to_record()
     assert len(big["events"]) == 5000
     seconds = best_of(RUNS, lambda: replay(big))
     rate = len(big["events"]) / seconds
@@ -58,15 +57,7 @@ def main() -> None:
         f"{len(ledger['events']) / seconds:>9,.0f} events/s"
     )
 
-    small = random_game(
-        ruleset="karlsruhe",
-        players=("anna", "ben", "carla", "dieter", "eva", "frank"),
-        events=300,
-        seed=45,
-        allow_ending=False,
-        allow_void=False,
-        clock=True,
-    )
+    small = karlsruhe_game(300, 45)
     record = small.to_record()
     seconds = best_of(50, lambda: replay(record))
     print(

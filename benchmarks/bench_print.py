@@ -53,7 +53,7 @@ def build(tables: int, *, ended: bool) -> None:
     from django.utils import timezone
 
     from referee.models import Game, GameEvent, GameResult, Placement
-    from scoring.demo import play_demo_game
+    from scoring.demo.build import play_demo_game
     from tournament.models import Player, Round, Seat, Table, Tournament
 
     now = timezone.now()

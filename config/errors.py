@@ -22,6 +22,14 @@ class DomainError(Exception):
     code: str = "domain_error"
     http_status: int = status.HTTP_400_BAD_REQUEST
 
+    def __init_subclass__(cls, *, code: str | None = None, **kwargs: Any) -> None:
+        """Each refusal names its stable code in its header, one line for most of them:
+        ``class StaleSequence(Conflict, code="stale_sequence"): ...`` (the base gives the
+        HTTP status)."""
+        super().__init_subclass__(**kwargs)
+        if code is not None:
+            cls.code = code
+
     def __init__(
         self,
         message: Any,
@@ -52,20 +60,17 @@ class DomainError(Exception):
         }
 
 
-class NotFound(DomainError):
-    code = "not_found"
+class NotFound(DomainError, code="not_found"):
     http_status = status.HTTP_404_NOT_FOUND
 
 
-class Conflict(DomainError):
+class Conflict(DomainError, code="conflict"):
     """Two writers raced, or the object moved on (e.g. a round already started)."""
 
-    code = "conflict"
     http_status = status.HTTP_409_CONFLICT
 
 
-class PermissionDenied(DomainError):
-    code = "permission_denied"
+class PermissionDenied(DomainError, code="permission_denied"):
     http_status = status.HTTP_403_FORBIDDEN
 
 

@@ -22,8 +22,7 @@ UNUSABLE_TEXT = _(
 )
 
 
-class UnusableText(DomainError):
-    code = "unusable_text"
+class UnusableText(DomainError, code="unusable_text"): ...
 
 
 def _unusable(text: str) -> bool:

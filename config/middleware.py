@@ -2,10 +2,30 @@
 
 from __future__ import annotations
 
+import ipaddress
+
+from auditlog.middleware import AuditlogMiddleware as _AuditlogMiddleware
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from .clients import client_address
 from .errors import DomainError
+
+
+class AuditlogMiddleware(_AuditlogMiddleware):
+    """django-auditlog's, recording the client's address from our trusted proxies (its own
+    takes the leftmost X-Forwarded-For entry, which the client writes itself)."""
+
+    @staticmethod
+    def _get_remote_addr(request: HttpRequest) -> str | None:
+        if settings.AUDITLOG_DISABLE_REMOTE_ADDR:
+            return None
+        address = client_address(request)
+        try:  # the column takes an IP address only (a forwarded header may carry anything)
+            return str(ipaddress.ip_address(address))
+        except ValueError:
+            return None
 
 
 class DomainErrorMiddleware:

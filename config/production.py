@@ -17,9 +17,19 @@ from .env import env_bool
 from .settings import *  # noqa: F403
 from .settings import SECRET_KEY
 
+if env_bool("DEBUG", False):
+    raise ImproperlyConfigured("config.production refuses DEBUG=1: it shows tracebacks to anyone")
 DEBUG = False
-if not os.environ.get("SECRET_KEY") or SECRET_KEY.startswith("insecure-"):
-    raise ImproperlyConfigured("config.production needs SECRET_KEY (a long random string)")
+if (
+    not os.environ.get("SECRET_KEY")
+    or SECRET_KEY.startswith(("insecure-", "django-insecure"))
+    or len(SECRET_KEY) < 50
+    or len(set(SECRET_KEY)) < 5
+):
+    raise ImproperlyConfigured(
+        "config.production needs SECRET_KEY: a random string of 50 characters or more, e.g. "
+        "python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+    )
 
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)

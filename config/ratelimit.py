@@ -3,7 +3,12 @@
 Attempts are counted per (client address, target) — the username for the login, the table
 for the confirmation code — in fixed windows in the shared cache. Not by address alone: a
 hall's NAT puts 500 spectators behind one address, and they must still get the leaderboard
-(read-only pages are never limited here).
+(read-only pages are never limited here). The login is limited per account too, whatever the
+address (``ACCOUNT_LOGIN_ATTEMPTS``): a client that rotates addresses still gets only so many
+guesses at one password. User names are keyed as authentication reads them (NFKC, casefolded:
+:func:`config.clients.normalized_username`), addresses from the trusted proxies
+(:func:`config.clients.client_address`). The confirmation code has a hard cap per table as
+well, kept with the game (``referee.services.confirm_result``).
 
 Wiring (config/urls.py)::
 
@@ -19,37 +24,31 @@ from __future__ import annotations
 import hashlib
 import time
 
-from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy as _
 
+from config.clients import client_address, normalized_username
 from config.errors import DomainError
 
+__all__ = ["RateLimited", "RateLimitedLoginView", "check_confirmation_attempt", "client_address",
+           "hit"]
+
 LOGIN_ATTEMPTS = 10  # per (address, username) per window
+ACCOUNT_LOGIN_ATTEMPTS = 30  # per username per window, from any number of addresses
 CONFIRM_ATTEMPTS = 5  # per (address, table) per window: 4 digits = 10,000 codes
 WINDOW_SECONDS = 300
 
 TOO_MANY = _("Too many attempts. Wait a few minutes, then try again.")
 
 
-class RateLimited(DomainError):
-    code = "rate_limited"
+class RateLimited(DomainError, code="rate_limited"):
     http_status = 429
 
 
-def client_address(request: HttpRequest) -> str:
-    """REMOTE_ADDR; X-Forwarded-For only when a trusted proxy sets it (TRUST_X_FORWARDED_FOR),
-    since anyone else could rotate it to escape the limit."""
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-    if forwarded and getattr(settings, "TRUST_X_FORWARDED_FOR", False):
-        return forwarded.split(",")[0].strip()
-    return request.META.get("REMOTE_ADDR", "") or "unknown"
-
-
 def _key(scope: str, address: str, target: str) -> str:
-    digest = hashlib.sha256(f"{address}|{target.strip().lower()}".encode()).hexdigest()[:32]
+    digest = hashlib.sha256(f"{address}|{target}".encode()).hexdigest()[:32]
     window = int(time.time() // WINDOW_SECONDS)
     return f"ratelimit:{scope}:{window}:{digest}"
 
@@ -83,11 +82,15 @@ def check_confirmation_attempt(request: HttpRequest, table_id: int) -> None:
 
 
 class RateLimitedLoginView(auth_views.LoginView):
-    """Django's LoginView; POSTs beyond the limit for (address, username) get 429."""
+    """Django's LoginView; POSTs beyond the limit for (address, username) or for the username
+    from any address get 429."""
 
     def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        username = request.POST.get("username", "")[:150]
-        if not hit("login", client_address(request), f"user:{username}", limit=LOGIN_ATTEMPTS):
+        username = normalized_username(request.POST.get("username", ""))
+        per_address = hit("login", client_address(request), f"user:{username}",
+                          limit=LOGIN_ATTEMPTS)
+        per_account = hit("login-account", "*", f"user:{username}", limit=ACCOUNT_LOGIN_ATTEMPTS)
+        if not (per_address and per_account):
             response = HttpResponse(str(TOO_MANY), status=429, content_type="text/plain")
             response["Retry-After"] = str(WINDOW_SECONDS)
             return response

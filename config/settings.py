@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from csp.constants import NONCE, NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
 from .env import database_config, env_bool, env_list
@@ -32,25 +33,33 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "csp",
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
+    "auditlog",
     "tournament",
     "referee",
     "scoring",
+    "laptop",
 ]
 
 MIDDLEWARE = [
+    "config.compression.NotModifiedMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "config.compression.CompressionMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "config.middleware.AuditlogMiddleware",
+    "tournament.audit.AuditContextMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "config.middleware.DomainErrorMiddleware",
 ]
@@ -134,6 +143,11 @@ CELERY_BEAT_SCHEDULE: dict = {
         "task": "scoring.refresh_running_standings",
         "schedule": float(os.environ.get("STANDINGS_SWEEP_SECONDS", "15")),
     },
+    # Players' data: tournaments past their retention period are anonymized (DSGVO).
+    "anonymize-expired": {
+        "task": "tournament.anonymize_expired",
+        "schedule": float(os.environ.get("RETENTION_SWEEP_SECONDS", "3600")),
+    },
 }
 
 # --- Auth -------------------------------------------------------------------------------
@@ -213,9 +227,37 @@ SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0"))
 SECURE_CONTENT_TYPE_NOSNIFF = True
-# Behind a TLS proxy that sets X-Forwarded-For, rate limits key on the real client address.
+# How many proxies of ours stand in front of the application and append to X-Forwarded-For:
+# rate limits and the audit log take the client's address from the entry that many places from
+# the right (config.clients). 0 (default): no proxy, REMOTE_ADDR. TRUST_X_FORWARDED_FOR=1 is
+# the older spelling of one proxy.
 TRUST_X_FORWARDED_FOR = env_bool("TRUST_X_FORWARDED_FOR", False)
+TRUSTED_PROXY_COUNT = int(
+    os.environ.get("TRUSTED_PROXY_COUNT", "1" if TRUST_X_FORWARDED_FOR else "0")
+)
 X_FRAME_OPTIONS = "DENY"
+
+# A strict Content-Security-Policy on every answer (django-csp): scripts and styles only from
+# our own static files, or inline with the response's nonce (``request.csp_nonce``: a few staff
+# pages' <style> blocks). No inline event handlers, no style attributes, no eval (htmx runs with
+# allowEval off, see base.html). img-src allows data: for Swagger UI's icons; connect-src 'self'
+# for htmx and the console's fetch; worker-src 'self' for the console's service worker.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF, NONCE],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "worker-src": [SELF],
+        "manifest-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 
 LOGGING = {
     "version": 1,

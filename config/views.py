@@ -1,24 +1,26 @@
-"""Site-wide views: the start page, /healthz and the 404/403 pages."""
+"""Site-wide views: /healthz and the 404/403 pages (the start page is the public site's:
+``scoring.public.views.home``)."""
 
 from __future__ import annotations
 
-from django.core.exceptions import SuspiciousOperation
-from django.http import HttpRequest, HttpResponse, JsonResponse, UnreadablePostError
+from django.core.exceptions import PermissionDenied, SuspiciousOperation
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponsePermanentRedirect,
+    JsonResponse,
+    UnreadablePostError,
+)
 from django.http.multipartparser import MultiPartParserError
-from django.shortcuts import render
+from django.shortcuts import redirect
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils.http import urlencode
 from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from tournament.models import Tournament
-
 from .health import run_checks
-
-
-@require_GET
-def home(request: HttpRequest) -> HttpResponse:
-    tournaments = Tournament.objects.exclude(status=Tournament.Status.DRAFT).order_by("-date")[:20]
-    return render(request, "home.html", {"tournaments": tournaments})
 
 
 @never_cache
@@ -60,3 +62,20 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
 def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
     _forget_unreadable_post(request)
     return defaults.permission_denied(request, exception)
+
+
+@require_GET
+def login_redirect(request: HttpRequest) -> HttpResponse:
+    """Django admin's login page, replaced by the site's own (``next`` kept); a logged-in
+    user without the right is told so instead of being asked to log in again."""
+    if request.user.is_authenticated:
+        raise PermissionDenied
+    target = request.GET.get("next", "")
+    query = f"?{urlencode({'next': target})}" if target.startswith("/") else ""
+    return redirect(f"{reverse('login')}{query}")
+
+
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico whatever the page says: the site's SVG icon."""
+    return HttpResponsePermanentRedirect(static("img/favicon.svg"))

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import zlib
+
+from django.core.cache import cache
+from django.core.serializers.json import DjangoJSONEncoder
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.cache import patch_cache_control
 from drf_spectacular.authentication import SessionScheme
@@ -14,11 +20,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.compression import Encoded, encode, encoded_response, etag_matches
+from tournament.access import can_run_table
 from tournament.models import Table, Tournament
+from tournament.selectors import results_held, round_is_public
 
 from . import engine_cache, errors, selectors, services, timers
-from .access import can_run_table
-from .console_data import named_violation, names_for
+from .words import named_violation, names_for
 
 
 class _CsrfSession(SessionAuthentication):
@@ -50,11 +58,14 @@ def _require_writer(request: Request, table: Table) -> None:
 
 
 def _readable(request: Request, table: Table) -> bool:
-    """Bankers and organizers read everything; the public reads tables of public tournaments."""
+    """Bankers and organizers read everything; the public reads tables of public tournaments
+    whose round has started (a seated round is the organizers' until it starts)."""
     if can_run_table(request._request, table):
         return True
     if table.round.tournament.status == Tournament.Status.DRAFT:
         raise errors.NotFound(errors.NO_SUCH_TABLE)
+    if not round_is_public(table.round):
+        raise errors.NotFound(errors.ROUND_NOT_STARTED, params={"number": table.round.number})
     return False
 
 
@@ -70,8 +81,19 @@ EventBody = inline_serializer(
 
 
 class TableEventsView(APIView):
+    """Writers only: who may not write is refused before the body is read.
+
+    The CSRF check (part of authentication) reads the body, and a body can be megabytes of
+    nesting; the table's writer is known from the session alone, so ``initial`` asks first.
+    """
+
     authentication_classes = [_CsrfSession]
-    permission_classes = [AllowAny]  # table-bound: checked per table below
+    permission_classes = [AllowAny]  # table-bound: checked per table in ``initial``
+
+    def initial(self, request: Request, *args, **kwargs) -> None:
+        self.table = _table(kwargs["table_id"])  # the post uses it: one query for both
+        _require_writer(request, self.table)
+        super().initial(request, *args, **kwargs)
 
     @extend_schema(
         request=EventBody,
@@ -86,8 +108,7 @@ class TableEventsView(APIView):
         summary="Post one event to a table's game",
     )
     def post(self, request: Request, table_id: int) -> Response:
-        table = _table(table_id)
-        _require_writer(request, table)
+        table = self.table
         body = request.data if isinstance(request.data, dict) else {}
         event = body.get("event")
         expected = body.get("expected_seq")
@@ -96,20 +117,20 @@ class TableEventsView(APIView):
         key = request.headers.get("Idempotency-Key", "").strip()[:100]
         if any(ord(char) < 32 or ord(char) == 127 for char in key):  # NUL: PostgreSQL refuses
             raise errors.DomainError(errors.BAD_IDEMPOTENCY_KEY, code="bad_idempotency_key")
-        game = services.ensure_game(table=table)
         author = request.user if request.user.is_authenticated else None
         try:
+            # The table, not the game: the post finds (or creates) and locks the game at once.
             outcome = services.post_event(
-                game_id=game.pk, event=event, author=author, expected_seq=expected,
+                table=table, event=event, author=author, expected_seq=expected,
                 idempotency_key=key,
             )
         except errors.StaleSequence as stale:
-            game.refresh_from_db()
+            game = selectors.table_game(table)
             body = {**stale.as_dict(), "state": selectors.game_state(game, public=False)}
             return Response(body, status=status.HTTP_409_CONFLICT)
         except errors.EventRefused as refused:
             # The engine knows players by id; a banker reads names.
-            game.refresh_from_db()
+            game = selectors.table_game(table)
             engine = engine_cache.engine_for(game)
             named = named_violation(refused.violation, names_for(game, engine))
             raise errors.EventRefused(named) from None
@@ -117,26 +138,57 @@ class TableEventsView(APIView):
             "seq": outcome.event.seq,
             "event": outcome.event.data,
             "replayed": not outcome.created,
-            "state": selectors.game_state(outcome.game, public=False),
+            "state": selectors.game_state(outcome.game, public=False, result=outcome.result),
         }
         return Response(answer, status=201 if outcome.created else 200)
+
+
+STATE_TIMEOUT = 600  # a rendered state, keyed by its ETag: never stale, only evicted
+RECORD_TIMEOUT = 3600
+RECORD_CACHE_MAX = 8 * 1024 * 1024  # larger records are built per request (ETag still 304s)
+
+
+def _json(data) -> bytes:
+    return json.dumps(data, cls=DjangoJSONEncoder, ensure_ascii=False).encode()
+
+
+def _cached(key: str, etag: str, build, *, timeout: int, limit: int | None = None) -> Encoded:
+    """The body under its ETag, compressed once (``config.compression``) and kept: a change
+    makes a new ETag, so a kept body is never stale."""
+    encoded = cache.get(key)
+    if encoded is None:
+        encoded = encode(build(), etag)
+        if limit is None or len(encoded.body) <= limit:
+            cache.set(key, encoded, timeout=timeout)
+    return encoded
 
 
 class TableStateView(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="A table's game state")
-    def get(self, request: Request, table_id: int) -> Response:
+    def get(self, request: Request, table_id: int) -> HttpResponse:
         table = _table(table_id)
         private = _readable(request, table)
-        game = services.ensure_game(table=table)
-        services.enforce_deadlines(game_id=game.pk)
-        game.refresh_from_db()
-        etag = f'"g{game.pk}-{game.event_count}-{timers.version(game.pk)}-{int(private)}"'
-        if request.headers.get("If-None-Match") == etag:
-            return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
-        response = Response(selectors.game_state(game, public=not private))
-        response["ETag"] = etag
+        game = selectors.table_game(table)
+        if game.pk is None:  # nobody opened the console yet: the unstarted picture, no row
+            seating = ",".join(game.players)
+            etag = f'"t{table.pk}-unstarted-{zlib.crc32(seating.encode())}-{int(private)}"'
+        else:
+            # Deadlines are derived from the state; a read enforces them (no worker needed).
+            services.enforce_deadlines(game_id=game.pk)
+            game.refresh_from_db()
+            etag = f'"g{game.pk}-{game.event_count}-{timers.version(game.pk)}-{int(private)}"'
+        if not private and results_held(table.round):
+            etag = etag[:-1] + '-held"'  # closing the round changes what the public sees
+        if etag_matches(request, etag):  # the body is not even built
+            return encoded_response(request, Encoded(b"", etag), content_type="application/json")
+        encoded = _cached(
+            f"referee:state:{etag}", etag,
+            lambda: _json(selectors.game_state(game, public=not private)),
+            timeout=STATE_TIMEOUT,
+        )
+        response = encoded_response(request, encoded, content_type="application/json")
         patch_cache_control(response, no_cache=True, private=private, public=not private)
         return response
 
@@ -145,12 +197,23 @@ class TableRecordView(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="The game record (JSON)")
-    def get(self, request: Request, table_id: int) -> Response:
+    def get(self, request: Request, table_id: int) -> HttpResponse:
         table = _table(table_id)
-        _readable(request, table)
-        game = services.ensure_game(table=table)
-        response = Response(selectors.record(game))
+        if not _readable(request, table) and results_held(table.round):
+            # The record replays to the places: held with them.
+            raise errors.ResultsHeld(errors.RESULTS_HELD, params={"number": table.round.number})
+        game = selectors.table_game(table)
+        seating = zlib.crc32(",".join(game.players).encode())
+        etag = f'"r{table.pk}-{game.pk or 0}-{game.event_count}-{seating}"'
+        if etag_matches(request, etag):
+            return encoded_response(request, Encoded(b"", etag), content_type="application/json")
+        encoded = _cached(
+            f"referee:record:{etag}", etag, lambda: _json(selectors.record(game)),
+            timeout=RECORD_TIMEOUT, limit=RECORD_CACHE_MAX,
+        )
+        response = encoded_response(request, encoded, content_type="application/json")
         response["Content-Disposition"] = (
             f'inline; filename="table-{table.round.number}-{table.number}.json"'
         )
+        patch_cache_control(response, no_cache=True, private=True)
         return response

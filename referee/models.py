@@ -7,13 +7,17 @@ pages and timers can query without replaying.
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from tournament.models import InTournament, account_reference
+
 
 class Game(models.Model):
+    #: Wrong confirmation codes a table may type (from any address) before only the head
+    #: referee or an organizer can confirm: 4 digits must not be guessable by many devices.
+    WRONG_CODES_MAX = 10
     class Status(models.TextChoices):
         SETUP = "setup", _("Set-up (dealing)")
         RUNNING = "running", _("Running")
@@ -36,6 +40,19 @@ class Game(models.Model):
         _("confirmation code"),
         max_length=4,
         help_text=_("Printed on the score sheet; a player of the table enters it to confirm."),
+    )
+    wrong_codes = models.PositiveSmallIntegerField(
+        _("wrong confirmation codes"),
+        default=0,
+        help_text=_(
+            "Wrong codes typed at this table, from any device. After ten only the head "
+            "referee or an organizer confirms."
+        ),
+    )
+    extra_minutes = models.PositiveSmallIntegerField(
+        _("extra minutes"),
+        default=0,
+        help_text=_("Granted by the head referee; already added to the time overrides."),
     )
     event_count = models.PositiveIntegerField(
         _("events"), default=0, help_text=_("The next event's sequence number.")
@@ -91,14 +108,8 @@ class GameEvent(models.Model):
     seq = models.PositiveIntegerField(_("sequence number"))
     type = models.CharField(_("type"), max_length=20)
     data = models.JSONField(_("event"))
-    author = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("author"),
-        help_text=_("Empty: recorded by the server's clock."),
+    author = account_reference(
+        _("author"), help_text=_("Empty: recorded by the server's clock.")
     )
     recorded_at = models.DateTimeField(_("server time"), default=timezone.now)
     game_seconds = models.FloatField(_("game clock"), null=True, blank=True)
@@ -136,25 +147,17 @@ class GameResult(models.Model):
         _("status"), max_length=20, choices=Status.choices, default=Status.COUNTED
     )
     counted_at = models.DateTimeField(_("counted"), default=timezone.now)
-    counted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("counted by"),
-    )
+    counted_by = account_reference(_("counted by"))
     confirmed_at = models.DateTimeField(_("confirmed"), null=True, blank=True)
-    confirmed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("confirmed by"),
-    )
+    confirmed_by = account_reference(_("confirmed by"))
     confirmed_via = models.CharField(_("confirmed via"), max_length=20, blank=True)
-    dispute_note = models.TextField(_("banker's note"), blank=True)
+    from_paper = models.BooleanField(
+        _("from the paper sheet"),
+        default=False,
+        help_text=_("Entered by the head referee from the table's paper score sheet."),
+    )
+    dispute_note = models.TextField(_("dispute note"), blank=True)
+    disputed_by = account_reference(_("disputed by"))
     resolved_note = models.TextField(_("head referee's ruling"), blank=True)
 
     class Meta:
@@ -164,9 +167,18 @@ class GameResult(models.Model):
     def __str__(self) -> str:
         return f"{self.game} – {self.get_status_display()}"
 
+    def get_additional_data(self) -> dict:
+        return {
+            "tournament": Game.objects.filter(pk=self.game_id)
+            .values_list("table__round__tournament_id", flat=True)
+            .first()
+        }
 
-class Placement(models.Model):
+
+class Placement(InTournament, models.Model):
     """A player's place and net worth in one game, as counted."""
+
+    tournament_path = "player.tournament_id"
 
     result = models.ForeignKey(
         GameResult, on_delete=models.CASCADE, related_name="placements", verbose_name=_("result")
@@ -178,7 +190,7 @@ class Placement(models.Model):
         verbose_name=_("player"),
     )
     place = models.PositiveSmallIntegerField(_("place"))
-    net_worth = models.IntegerField(_("net worth"))
+    net_worth = models.BigIntegerField(_("net worth"))
     breakdown = models.JSONField(_("breakdown"), default=dict)
     bankrupt = models.BooleanField(_("bankrupt"), default=False)
 

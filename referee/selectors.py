@@ -12,10 +12,55 @@ from typing import Any
 from django.utils import timezone
 
 from referee import rules
-from tournament.models import Player
+from tournament.models import Player, Table
+from tournament.selectors import results_held
 
 from . import engine_cache
 from .models import Game, GameResult
+from .services import UNREAD, game_from_seating
+
+
+def table_game(table: Table) -> Game:
+    """The table's game, or the unstarted one its seating would give (not saved: a read never
+    creates a row)."""
+    game = Game.objects.filter(table=table).first()
+    if game is not None:
+        return game
+    return game_from_seating(table=table)
+
+
+def result_of(game: Game | None) -> GameResult | None:
+    """The game's result, or None (no game, or nothing counted yet); no query when the result
+    was selected with the game (``select_related("game__result")``)."""
+    if game is None or game.pk is None:
+        return None
+    try:
+        return game.result
+    except GameResult.DoesNotExist:
+        return None
+
+
+def table_state(game: Game | None, result: GameResult | None) -> str:
+    """Where a table's game stands, in one word (the desk and the public pages both read it):
+    not_started, running, paused, auction (auction stop declared, deeds left to auction),
+    auction_stop (declared, nothing left), final_round, ended, counted, confirmed, disputed.
+    A pause wins over the final round: the clock is stopped either way."""
+    if result is not None and game is not None:  # also a paper result of a never-started game
+        return {
+            GameResult.Status.CONFIRMED: "confirmed",
+            GameResult.Status.DISPUTED: "disputed",
+        }.get(result.status, "counted")
+    if game is None or game.started_at is None:
+        return "not_started"
+    if game.status == Game.Status.FINISHED:
+        return "ended"
+    if game.paused_at is not None:
+        return "paused"
+    if game.status == Game.Status.FINAL_ROUND:
+        return "final_round"
+    if game.auction_stop_done:
+        return "auction" if (game.summary or {}).get("unowned") else "auction_stop"
+    return "running"
 
 
 def players_by_key(game: Game) -> dict[str, Player]:
@@ -43,18 +88,25 @@ def clock(game: Game, engine: rules.Game, now: dt.datetime) -> dict[str, Any]:
         "time_up_due": game.time_up_due.isoformat() if game.time_up_due else None,
         "auction_stop_done": game.auction_stop_done,
         "time_limit_mode": str(ruleset.time_limit_mode),
+        "extra_minutes": game.extra_minutes,
     }
 
 
 def game_state(
-    game: Game, *, public: bool, now: dt.datetime | None = None, feed: int = 12
+    game: Game, *, public: bool, now: dt.datetime | None = None, feed: int = 12,
+    result: dict[str, Any] | None | object = UNREAD,
 ) -> dict[str, Any]:
-    """The table as the console (``public=False``) or a spectator (``public=True``) sees it."""
+    """The table as the console (``public=False``) or a spectator (``public=True``) sees it.
+
+    While the round's results are held (:func:`tournament.selectors.results_held`) a spectator
+    sees the game but no net worth, cash, places, standings or counted amounts. ``result``:
+    the result's summary when the caller read it already (a console post), else read here."""
     now = now or timezone.now()
     engine = engine_cache.engine_for(game)
     state = engine.state
     people = players_by_key(game)
-    show_cash = not public or state.ledger
+    held = public and results_held(game.table.round)
+    show_cash = (not public or state.ledger) and not held
     players = []
     for key in state.players:
         person = people.get(key)
@@ -65,8 +117,8 @@ def game_state(
             "club": person.club.label if person and person.club else "",
             "bankrupt": key in state.bankrupt_set,
             "in_jail": key in state.in_jail,
-            "net_worth": worth.total,
-            "breakdown": worth.as_dict(),
+            "net_worth": None if held else worth.total,
+            "breakdown": None if held else worth.as_dict(),
             "deeds": [deed.key for deed in state.deeds_of(key)],
         }
         if show_cash:
@@ -105,13 +157,16 @@ def game_state(
         "bank": {"houses": state.houses_in_bank, "hotels": state.hotels_in_bank},
         "unowned": rules.unowned_deeds(state),
         "must_auction": sorted(state.must_auction),
-        "standings": [row.as_dict() for row in rules.standings(state)],
-        "result": result_summary(game),
-        "feed": recent_events(game, limit=feed, public=public),
+        "standings": [] if held else [row.as_dict() for row in rules.standings(state)],
+        "result": result_summary(game) if result is UNREAD else result,
+        "results_held": held,
+        "feed": recent_events(game, limit=feed, public=public, held=held),
     }
 
 
 def result_summary(game: Game) -> dict[str, Any] | None:
+    if game.pk is None:
+        return None
     result = GameResult.objects.filter(game=game).first()
     if result is None:
         return None
@@ -125,16 +180,26 @@ def result_summary(game: Game) -> dict[str, Any] | None:
 PRIVATE_EVENT_FIELDS = ("reason",)  # the banker's free text may name people
 
 
-def public_event(data: dict[str, Any]) -> dict[str, Any]:
-    """An event as spectators may see it: without the banker's free-text notes."""
-    return {key: value for key, value in data.items() if key not in PRIVATE_EVENT_FIELDS}
+HELD_EVENT_TYPES = ("cash",)  # the count is the result: held with it
 
 
-def recent_events(game: Game, *, limit: int, public: bool = False) -> list[dict[str, Any]]:
+def public_event(data: dict[str, Any], *, held: bool = False) -> dict[str, Any]:
+    """An event as spectators may see it: without the banker's free-text notes (and without
+    the counted amount while results are held)."""
+    hidden = PRIVATE_EVENT_FIELDS + (("amount",) if held and data.get("type") in
+                                     HELD_EVENT_TYPES else ())
+    return {key: value for key, value in data.items() if key not in hidden}
+
+
+def recent_events(
+    game: Game, *, limit: int, public: bool = False, held: bool = False
+) -> list[dict[str, Any]]:
+    if game.pk is None:
+        return []
     rows = game.events.order_by("-seq").values("seq", "type", "data", "recorded_at")[:limit]
     return [
         {"seq": row["seq"], "type": row["type"],
-         "event": public_event(row["data"]) if public else row["data"],
+         "event": public_event(row["data"], held=held) if public else row["data"],
          "recorded_at": row["recorded_at"].isoformat()}
         for row in rows
     ]
@@ -143,5 +208,24 @@ def recent_events(game: Game, *, limit: int, public: bool = False) -> list[dict[
 def record(game: Game) -> dict[str, Any]:
     """The game as a ``monopoly-game-record/1`` document (plus the project's optional fields)."""
     data = engine_cache.envelope(game)
-    data["events"] = list(game.events.order_by("seq").values_list("data", flat=True))
+    data["events"] = (
+        [] if game.pk is None
+        else list(game.events.order_by("seq").values_list("data", flat=True))
+    )
     return data
+
+
+def dispute_note_label(result: GameResult, banker_id: int | None) -> str:
+    """Whose note a dispute carries: the table's banker's, the head referee's or a named
+    organizer's (a head referee's dispute was shown as the banker's)."""
+    from django.utils.translation import gettext as _
+
+    from tournament import access
+
+    author = result.disputed_by
+    if author is None or author.pk == banker_id:
+        return _("Banker's note")
+    tournament_id = result.game.table.round.tournament_id
+    if access.has_role(author, access.Role.HEAD_REFEREE, tournament_id):
+        return _("Head referee's note")
+    return _("Note by %(name)s") % {"name": author.get_full_name() or author.get_username()}

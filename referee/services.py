@@ -15,9 +15,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from referee import rules
-from tournament.models import Table
+from tournament import audit
+from tournament.models import Round, Table
 
-from . import engine_cache, errors
+from . import engine_cache, errors, signals
+from .event_schema import check_event_shape
 from .models import Game, GameEvent, GameResult, Placement
 
 SERVER_EVENTS = ("auction_stop", "time_up")
@@ -28,6 +30,13 @@ class PostOutcome:
     event: GameEvent
     created: bool
     game: Game
+    #: The game's result as ``selectors.result_summary`` gives it, read with the writability
+    #: check (the answer's state needs no query of its own); ``UNREAD`` for a replayed post.
+    result: dict[str, Any] | None | object = None
+
+
+#: A result summary that was not read (the state's selector reads it then).
+UNREAD = object()
 
 
 # --------------------------------------------------------------------------- set-up
@@ -50,6 +59,24 @@ def player_key(player_id: int) -> str:
     return str(player_id)
 
 
+def game_from_seating(*, table: Table) -> Game:
+    """The game a table gets from its seating, not saved: a read shows it before anybody
+    opened the console (GET requests never write); ``ensure_game`` saves it."""
+    tournament = table.round.tournament
+    seats = list(table.seats.order_by("position").values_list("player_id", flat=True))
+    if not seats:
+        raise errors.GameNotReady(errors.NO_SEATS, params={"table": table.number})
+    return Game(
+        table=table,
+        ruleset=tournament.ruleset,
+        board=tournament.board,
+        overrides=tournament_overrides(tournament),
+        players=[player_key(pid) for pid in seats],
+        ledger=bool(getattr(tournament, "strict_cash", False)),
+        confirmation_code=f"{secrets.randbelow(10_000):04d}",
+    )
+
+
 @transaction.atomic
 def ensure_game(*, table: Table) -> Game:
     """The table's game, created from its seating the first time it is needed."""
@@ -64,18 +91,7 @@ def ensure_game(*, table: Table) -> Game:
                 existing.players = players
                 engine_cache.forget(existing.pk)
         return existing
-    tournament = table.round.tournament
-    seats = list(table.seats.order_by("position").values_list("player_id", flat=True))
-    if not seats:
-        raise errors.GameNotReady(errors.NO_SEATS, params={"table": table.number})
-    game = Game(
-        table=table,
-        ruleset=tournament.ruleset,
-        board=tournament.board,
-        overrides=tournament_overrides(tournament),
-        players=[player_key(pid) for pid in seats],
-        confirmation_code=f"{secrets.randbelow(10_000):04d}",
-    )
+    game = game_from_seating(table=table)
     engine_cache.new_engine(game)  # refuses an unknown ruleset/board before saving
     try:
         with transaction.atomic():
@@ -206,9 +222,53 @@ def _store(
     return row
 
 
+def check_writable(game: Game) -> dict[str, Any] | None:
+    """The console writes only while the table's round runs and until its result is confirmed.
+
+    (A void after confirmation would make the public state contradict the stored result.)
+    One query for both, which also reads the result's summary for the answer's state.
+    """
+    number, status, table, result_status, confirmed_at = (
+        Table.objects.filter(pk=game.table_id)
+        .values_list("round__number", "round__status", "number", "game__result__status",
+                     "game__result__confirmed_at")
+        .get()
+    )
+    if status != Round.Status.RUNNING:
+        raise errors.RoundNotRunning(errors.ROUND_NOT_RUNNING, params={"number": number})
+    if result_status == GameResult.Status.CONFIRMED:
+        raise errors.ResultConfirmed(errors.RESULT_CONFIRMED, params={"table": table})
+    if result_status is None:
+        return None
+    return {
+        "status": result_status,
+        "final": False,
+        "confirmed_at": confirmed_at.isoformat() if confirmed_at else None,
+    }
+
+
+def _locked_game(*, game_id: int | None, table: Table | None) -> Game:
+    """The game row, locked. By its table (the console API's path: the one query that finds
+    the game also locks it; the first event creates the game from the seating, or follows
+    a seating change made since the console was opened), or by id."""
+    if table is None:
+        return Game.objects.select_for_update().get(pk=game_id)
+    game = Game.objects.select_for_update().filter(table=table).first()
+    if game is None or game.event_count == 0:
+        game = Game.objects.select_for_update().get(pk=ensure_game(table=table).pk)
+    game.table = table  # loaded by the caller with its round and tournament
+    return game
+
+
+def _without_time(event: dict[str, Any]) -> dict[str, Any]:
+    """An event as the banker sent it: the server sets ``at``."""
+    return {key: value for key, value in event.items() if key != "at"}
+
+
 def post_event(
     *,
-    game_id: int,
+    game_id: int | None = None,
+    table: Table | None = None,
     event: dict[str, Any],
     author: User | None,
     expected_seq: int | None = None,
@@ -217,21 +277,32 @@ def post_event(
 ) -> PostOutcome:
     """Append one banker event, checked by the rules engine.
 
-    A retry with the same idempotency key returns the first answer and adds nothing. A stale
-    ``expected_seq`` is refused with 409 before the engine is asked.
+    A retry with the same idempotency key returns the first answer and adds nothing; the same
+    key with another event is refused (422). A stale ``expected_seq`` is refused with 409
+    before the engine is asked. Unknown fields and oversized events are refused (400) before
+    anything is locked (:mod:`referee.event_schema`).
+
+    The game is named by ``game_id`` or by its ``table`` (the console API: the table as it
+    loaded it, with its round and tournament; the game is created on the first event).
     """
+    if (game_id is None) == (table is None):
+        raise TypeError("post_event takes a game_id or a table")
     now = now or timezone.now()
     if not isinstance(event, dict) or not isinstance(event.get("type"), str):
         raise errors.DomainError(errors.BAD_EVENT, code="bad_event")
+    check_event_shape(event)
     # The server's clock is the game's clock: a client's own "at" is replaced.
     event = {**event, "at": now.isoformat()}
     refusal: errors.DomainError | None = None
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
+        game = _locked_game(game_id=game_id, table=table)
         if idempotency_key:
             first = game.events.filter(idempotency_key=idempotency_key).first()
             if first is not None:
-                return PostOutcome(first, False, game)
+                if _without_time(first.data) != _without_time(event):
+                    raise errors.KeyReused(errors.KEY_REUSED, params={"seq": first.seq})
+                return PostOutcome(first, False, game, UNREAD)
+        result = check_writable(game)
         engine = engine_cache.engine_for(game)
         deadlines = (game.auction_stop_due, game.time_up_due)
         try:
@@ -257,12 +328,13 @@ def post_event(
         except Exception:
             engine_cache.forget(game.pk)
             raise
+    slug = table.round.tournament.slug if table is not None else None
     if refusal is not None:
         if server_events:
-            _after_change(game, replan=True)
+            _after_change(game, replan=True, slug=slug)
         raise refusal
-    _after_change(game, replan=deadlines != (game.auction_stop_due, game.time_up_due))
-    return PostOutcome(row, True, game)
+    _after_change(game, replan=deadlines != (game.auction_stop_due, game.time_up_due), slug=slug)
+    return PostOutcome(row, True, game, result)
 
 
 def load_events(
@@ -314,15 +386,18 @@ def check_event(*, game: Game, event: dict[str, Any], now: dt.datetime | None = 
         raise errors.EventRefused(violation) from None
 
 
-def _after_change(game: Game, *, replan: bool = False, result: bool = False) -> None:
-    """After commit: tell the public pages something changed; re-plan timers if they moved;
-    tell the standings when a result changed."""
-    from . import signals, timers
-
+def _after_change(
+    game: Game, *, replan: bool = False, result: bool = False, slug: str | None = None
+) -> None:
+    """After commit: tell the public pages something changed (and the timers, through
+    ``referee.receivers``, whether the deadlines moved); tell the standings when a result
+    changed. ``slug``: the tournament's, when the caller has it (receivers need not look
+    it up)."""
     game_id = game.pk
 
     def notify() -> None:
-        timers.game_changed(game_id, replan=replan)
+        signals.game_changed.send(sender=Game, game_id=game_id, replan=replan,
+                                  tournament_slug=slug)
         if result:
             tournament_id = (
                 Game.objects.filter(pk=game_id).values_list("table__round__tournament", flat=True)
@@ -330,6 +405,11 @@ def _after_change(game: Game, *, replan: bool = False, result: bool = False) -> 
             signals.result_changed.send(sender=Game, game_id=game_id, tournament_id=tournament_id)
 
     transaction.on_commit(notify)
+
+
+def result_changed(game: Game, *, replan: bool = False) -> None:
+    """For rulings outside this module: timers, standings and public pages follow."""
+    _after_change(game, replan=replan, result=not replan)
 
 
 # --------------------------------------------------------------------------- the count
@@ -371,6 +451,15 @@ def count_result(*, game_id: int, author: User | None, now: dt.datetime | None =
     return result
 
 
+def _locked_result(game_id: int) -> tuple[Game, GameResult]:
+    """The game (locked) and its counted result; ResultNotReady when nothing is counted."""
+    game = Game.objects.select_for_update().get(pk=game_id)
+    result = GameResult.objects.filter(game=game).first()
+    if result is None:
+        raise errors.ResultNotReady(errors.RESULT_NOT_COUNTED)
+    return game, result
+
+
 def confirm_result(
     *,
     game_id: int,
@@ -381,36 +470,49 @@ def confirm_result(
 ) -> GameResult:
     """A second person makes the count final: a player's code, or the head referee."""
     now = now or timezone.now()
+    wrong: errors.DomainError | None = None
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
-        result = GameResult.objects.filter(game=game).first()
-        if result is None:
-            raise errors.ResultNotReady(errors.RESULT_NOT_COUNTED)
+        game, result = _locked_result(game_id)
         if result.status == GameResult.Status.CONFIRMED:
             return result
-        if not head_referee and not secrets.compare_digest(  # bytes: any text may be typed
-            (code or "").strip().encode(), game.confirmation_code.encode()
-        ):
-            raise errors.WrongConfirmationCode(errors.WRONG_CODE)
-        result.status = GameResult.Status.CONFIRMED
-        result.confirmed_at = now
-        result.confirmed_by = by
-        result.confirmed_via = "head_referee" if head_referee else "player_code"
-        result.save()
+        if not head_referee:
+            if game.wrong_codes >= Game.WRONG_CODES_MAX:
+                raise errors.CodesExhausted(errors.CODES_EXHAUSTED,
+                                            params={"max": Game.WRONG_CODES_MAX})
+            if not secrets.compare_digest(  # bytes: any text may be typed
+                (code or "").strip().encode(), game.confirmation_code.encode()
+            ):
+                # Counted in the database (kept when the refusal is raised below): the cap
+                # holds whatever address or device the guesses come from.
+                game.wrong_codes += 1
+                Game.objects.filter(pk=game.pk).update(wrong_codes=game.wrong_codes)
+                left = Game.WRONG_CODES_MAX - game.wrong_codes
+                wrong = (
+                    errors.WrongConfirmationCode(errors.WRONG_CODE_LEFT, params={"left": left})
+                    if left else errors.CodesExhausted(errors.CODES_EXHAUSTED,
+                                                       params={"max": Game.WRONG_CODES_MAX})
+                )
+        if wrong is None:
+            with audit.action(tournament=None, actor=by, what="result.confirm", fallback=True):
+                result.status = GameResult.Status.CONFIRMED
+                result.confirmed_at = now
+                result.confirmed_by = by
+                result.confirmed_via = "head_referee" if head_referee else "player_code"
+                result.save()
+    if wrong is not None:
+        raise wrong
     _after_change(game, result=True)
     return result
 
 
 def dispute_result(*, game_id: int, note: str, by: User | None) -> GameResult:
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
-        result = GameResult.objects.filter(game=game).first()
-        if result is None:
-            raise errors.ResultNotReady(errors.RESULT_NOT_COUNTED)
+        game, result = _locked_result(game_id)
         if result.status == GameResult.Status.CONFIRMED:
             raise errors.ResultNotReady(errors.RESULT_ALREADY_FINAL)
         result.status = GameResult.Status.DISPUTED
         result.dispute_note = note.strip()
+        result.disputed_by = by
         result.save()
     _after_change(game, result=True)
     return result

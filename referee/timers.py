@@ -8,18 +8,12 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.cache import cache
 
+from config.queue import enqueue
+
 from .models import Game
+from .tasks import fire_deadlines
 
 VERSION_KEY = "game:{id}:version"
-
-
-def game_changed(game_id: int, *, replan: bool) -> None:
-    from .signals import game_changed as changed
-
-    bump_version(game_id)
-    if replan:
-        schedule(game_id)
-    changed.send(sender=Game, game_id=game_id)
 
 
 def bump_version(game_id: int) -> None:
@@ -39,10 +33,6 @@ def schedule(game_id: int) -> None:
     """Queue a timer for each future deadline; without a broker the next request enforces."""
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return
-    from config.queue import enqueue
-
-    from .tasks import fire_deadlines
-
     due = Game.objects.filter(pk=game_id).values_list("auction_stop_due", "time_up_due").first()
     for moment in due or ():
         if moment is not None:

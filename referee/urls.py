@@ -1,6 +1,7 @@
 from django.urls import path
 
-from . import console, views
+from . import views
+from .console import views as console
 
 app_name = "banker"
 

@@ -8,7 +8,6 @@ import os
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.staticfiles import finders
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import get_template
@@ -16,25 +15,27 @@ from django.templatetags.static import PrefixNode
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from tournament import roles, selectors
+from tournament import access, selectors
 
-from . import console
+from .console import views as console
 
 
 @login_required
 @require_GET
 def my_tables(request: HttpRequest) -> HttpResponse:
-    if not (roles.is_banker(request.user) or roles.is_organizer(request.user)):
-        raise PermissionDenied
+    """The tables this account banks, and the tournaments it staffs (the head referee's way in)."""
     return render(
         request,
         "referee/my_tables.html",
-        {"tables": selectors.tables_banked_by(request.user)},
+        {
+            "tables": selectors.tables_banked_by(request.user),
+            "staffed": access.staffed_tournaments(request.user).order_by("-date"),
+        },
     )
 
 
 def table_console(request: HttpRequest, table_id: int) -> HttpResponse:
-    """The banker's console of one table (see :mod:`referee.console`)."""
+    """The banker's console of one table (see :mod:`referee.console.views`)."""
     return console.page(request, table_id)
 
 
@@ -43,7 +44,9 @@ SERVICE_WORKER_TEMPLATE = "referee/console/sw.js"
 CACHE_PREFIX = "banker-console-"
 #: The files the console page loads: a deploy that changes any of them is a new worker version.
 SERVICE_WORKER_ASSETS = (
-    "js/console.js", "css/console.css", "js/htmx.min.js", "js/site.js", "css/site.css",
+    "js/console/util.js", "js/console/queue.js", "js/console/clock.js", "js/console/actions.js",
+    "js/console/conflict.js", "js/console.js", "js/secure-notice.js", "css/console.css", "js/htmx.min.js", "js/site.js",
+    "css/site.css",
 )
 
 

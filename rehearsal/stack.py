@@ -23,6 +23,13 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def port_from_env(name: str) -> int:
+    """A port chosen by the environment (two runs on one machine keep to their own ranges),
+    else a free one."""
+    value = os.environ.get(name, "").strip()
+    return int(value) if value else free_port()
+
+
 def psql(*commands: str, db: str = "postgres") -> str:
     args = ["psql", *PG, "-d", db, "-qAt"]
     for command in commands:
@@ -38,14 +45,15 @@ class Stack:
         self.sweep = sweep
         self.dir = log_dir or Path(tempfile.mkdtemp(prefix="mcs-rehearsal-"))
         self.dir.mkdir(parents=True, exist_ok=True)
-        self.redis_port = free_port()
-        self.web_port = free_port()
+        self.redis_port = port_from_env("REHEARSAL_REDIS_PORT")
+        self.web_port = port_from_env("REHEARSAL_WEB_PORT")
+        self.redis_db = int(os.environ.get("REHEARSAL_REDIS_DB", "0") or 0)
         self.queue = f"rehearsal-{os.getpid()}"
         self.procs: dict[str, subprocess.Popen] = {}
         self.logs: list = []
         self.base = f"http://127.0.0.1:{self.web_port}"
         self.database_url = f"postgres://postgres@127.0.0.1:5432/{db}"
-        self.redis_url = f"redis://127.0.0.1:{self.redis_port}/0"
+        self.redis_url = f"redis://127.0.0.1:{self.redis_port}/{self.redis_db}"
 
     # ------------------------------------------------------------------ environment
     @property

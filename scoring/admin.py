@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import StandingRow, StandingsVersion
+from .models import HallScreen, StandingRow, StandingsVersion
 
 
 @admin.register(StandingsVersion)
@@ -17,3 +17,11 @@ class StandingRowAdmin(admin.ModelAdmin):
     list_filter = ["tournament", "scope", "qualified"]
     search_fields = ["player__name", "player__club__name"]
     list_select_related = ["player", "tournament"]
+
+
+@admin.register(HallScreen)
+class HallScreenAdmin(admin.ModelAdmin):
+    list_display = ["name", "key", "mode", "tournament", "changed_at"]
+    list_filter = ["tournament", "mode"]
+    search_fields = ["name", "key", "tournament__name"]
+    list_select_related = ["tournament"]

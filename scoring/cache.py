@@ -7,10 +7,20 @@ limited: a cached body and its ETag, so most polls end in a 304 without touching
 from __future__ import annotations
 
 import hashlib
+import time
+from collections.abc import Callable, Sequence
 
 from django.core.cache import cache
 
+from config.compression import Encoded, encode
+
 TIMEOUT = 60  # a safety net: invalidation is what keeps answers fresh
+
+# Single flight: after a change, one thread (of any worker) rebuilds a missing body while the
+# others wait for it, instead of all of them building the same 50-70 ms fragment at once.
+BUILD_LOCK_SECONDS = 5  # a builder that died frees the key after this
+BUILD_WAIT_SECONDS = 2.0  # then a waiter builds it itself: slow, never empty
+BUILD_POLL_SECONDS = 0.03
 
 
 def key(slug: str, name: str) -> str:
@@ -19,12 +29,21 @@ def key(slug: str, name: str) -> str:
 
 STANDINGS = "standings"  # changes when results or public names change
 TABLES = "tables"  # changes with every event at any table
+PLAYERS = "players"  # changes when a player's name, club or consent changes
 
 
 def generation(slug: str, name: str) -> int:
     """Bumped on every invalidation of ``name``; part of its cached key. Only read here: any
     slug someone types into an address must not leave a key behind that never expires."""
     return cache.get(key(slug, f"{name}:generation")) or 1
+
+
+def generations(slug: str, depends_on: Sequence[str]) -> str:
+    """The generations of ``depends_on`` as one token ("3-17"): what a cached key carries.
+    One round trip to the cache, however many they are (every cached answer asks this)."""
+    keys = [key(slug, f"{name}:generation") for name in depends_on]
+    found = cache.get_many(keys)
+    return "-".join(str(found.get(full) or 1) for full in keys)
 
 
 def invalidate(slug: str, *names: str) -> None:
@@ -35,16 +54,74 @@ def invalidate(slug: str, *names: str) -> None:
             cache.set(key(slug, f"{name}:generation"), 2, timeout=None)
 
 
-def get_or_build(slug: str, name: str, build) -> tuple[bytes, str]:
-    """The cached body for ``name`` and its ETag; ``build()`` returns bytes when missing."""
-    full = key(slug, f"{name}:{generation(slug, name)}")
-    hit = cache.get(full)
-    if hit is not None:
+def etag_of(body: bytes) -> str:
+    return '"' + hashlib.sha1(body).hexdigest()[:20] + '"'  # noqa: S324 - not security
+
+
+def cached_body(
+    slug: str, name: str, depends_on: Sequence[str], build: Callable[[], bytes], *,
+    timeout: int = TIMEOUT,
+) -> Encoded:
+    """The cached body ``name``, its ETag and its compressed variants, built (and compressed)
+    once when missing. Its key carries the generation of everything it shows
+    (``depends_on``), so an invalidation makes it new."""
+    return cached_encoded(key(slug, f"{name}:{generations(slug, depends_on)}"), build,
+                          timeout=timeout)
+
+
+def cached_encoded(full_key: str, build: Callable[[], bytes], *, timeout: int = TIMEOUT,
+                   ) -> Encoded:
+    """The body under ``full_key`` with its ETag and compressed variants; built when missing,
+    by one caller at a time (the others wait for its body). A key that names a content
+    version (a table's event count) may live long."""
+    hit = cache.get(full_key)
+    if isinstance(hit, Encoded):
         return hit
+    lock = f"{full_key}:building"
+    if cache.add(lock, 1, timeout=BUILD_LOCK_SECONDS):
+        try:
+            return _build(full_key, build, timeout=timeout)
+        finally:
+            cache.delete(lock)
+    waited = _wait_for_builder(full_key, lock)
+    return waited if waited is not None else _build(full_key, build, timeout=timeout)
+
+
+def _build(full_key: str, build: Callable[[], bytes], *, timeout: int) -> Encoded:
     body = build()
-    etag = '"' + hashlib.sha1(body).hexdigest()[:20] + '"'  # noqa: S324 - not security
-    cache.set(full, (body, etag), timeout=TIMEOUT)
-    return body, etag
+    encoded = encode(body, etag_of(body))
+    cache.set(full_key, encoded, timeout=timeout)
+    return encoded
+
+
+def _wait_for_builder(full_key: str, lock: str) -> Encoded | None:
+    """The body another caller is building; None when it is not there in time, or nobody
+    holds the lock (it was just released, or the cache is unreachable: ``add`` says False
+    then too, and waiting would only delay every answer)."""
+    deadline = time.monotonic() + BUILD_WAIT_SECONDS
+    while True:
+        found = cache.get_many([full_key, lock])
+        hit = found.get(full_key)
+        if isinstance(hit, Encoded):
+            return hit
+        if lock not in found or time.monotonic() >= deadline:
+            return None
+        _pause(BUILD_POLL_SECONDS)
+
+
+def _pause(seconds: float) -> None:
+    time.sleep(seconds)
+
+
+def cached_value(slug: str, name: str, depends_on: Sequence[str], build: Callable[[], object],
+                 *, timeout: int = TIMEOUT) -> object:
+    """A small value (not a body) cached under the generations it depends on."""
+    full = key(slug, f"{name}:{generations(slug, depends_on)}")
+    hit = cache.get(full)
+    if hit is None:
+        hit = build()
+        cache.set(full, hit, timeout=timeout)
+    return hit
 
 
 def sync_version(slug: str, version: int) -> bool:

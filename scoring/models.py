@@ -54,14 +54,17 @@ class StandingRow(models.Model):
     rank = models.PositiveIntegerField(_("rank"))
     position = models.PositiveIntegerField(_("position"), help_text=_("Order of the list."))
     points = models.IntegerField(_("points"), default=0)
-    net_worth_sum = models.IntegerField(_("summed net worth"), default=0)
-    best_net_worth = models.IntegerField(_("best net worth"), default=0)
+    net_worth_sum = models.BigIntegerField(_("summed net worth"), default=0)
+    best_net_worth = models.BigIntegerField(_("best net worth"), default=0)
     table_wins = models.PositiveIntegerField(_("table wins"), default=0)
     games = models.PositiveIntegerField(_("games"), default=0)
     rounds = models.JSONField(_("per round"), default=dict)
     decided_by = models.CharField(_("decided by"), max_length=20, blank=True)
     qualified = models.BooleanField(_("qualified"), default=False)
     final_place = models.PositiveSmallIntegerField(_("place in the final"), null=True, blank=True)
+    deducted = models.PositiveIntegerField(
+        _("points deducted"), default=0, help_text=_("Penalties by the head referee.")
+    )
 
     class Meta:
         ordering = ["tournament", "scope", "position"]
@@ -76,3 +79,38 @@ class StandingRow(models.Model):
 
     def __str__(self) -> str:
         return f"{self.rank}. {self.player}"
+
+
+class HallScreen(models.Model):
+    """A screen in the hall (a TV or projector in kiosk mode at ``/t/<slug>/hall/<key>/``): what
+    it shows is chosen at the desk and followed within seconds, no one touches the screen."""
+
+    class Mode(models.TextChoices):
+        AUTO = "auto", _("Automatic (seating list before a round, clock while it runs, "
+                         "standings between rounds)")
+        SEATING = "seating", _("Seating list: name → table")
+        CLOCK = "clock", _("Round clock and table states")
+        STANDINGS = "standings", _("Standings and the qualification line")
+
+    tournament = models.ForeignKey(
+        "tournament.Tournament", on_delete=models.CASCADE, related_name="hall_screens",
+        verbose_name=_("tournament"),
+    )
+    name = models.CharField(_("name"), max_length=40)
+    key = models.SlugField(_("address"), max_length=40)
+    mode = models.CharField(_("shows"), max_length=12, choices=Mode.choices, default=Mode.AUTO)
+    changed_at = models.DateTimeField(_("changed"), auto_now=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("hall screen")
+        verbose_name_plural = _("hall screens")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "key"], name="hall_screen_key_once"),
+            models.CheckConstraint(condition=models.Q(mode__in=["auto", "seating", "clock",
+                                                                "standings"]),
+                                   name="hall_screen_mode_known"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name

@@ -4,24 +4,24 @@ from __future__ import annotations
 
 from django.db.models.signals import post_save
 
-from config.queue import enqueue
 from referee.models import Game
 from referee.signals import game_changed, result_changed
-from tournament.models import Player, Round, Tournament
+from tournament.models import Incident, Player, Round, Tournament
 
-from . import cache, tasks
+from . import cache
+from .standings.trigger import standings_changed
 
 
 def on_result_changed(sender, *, game_id: int, tournament_id: int | None, **kwargs) -> None:
     if tournament_id is not None:
-        enqueue(tasks.recompute_standings, tournament_id)
+        standings_changed(tournament_id=tournament_id)
 
 
 def on_player_saved(sender, *, instance, **kwargs) -> None:
     """A name or consent changed: public answers must not show the old one a moment longer."""
     slug = Tournament.objects.filter(pk=instance.tournament_id).values_list("slug", flat=True).first()
     if slug:
-        cache.invalidate(slug)
+        cache.invalidate(slug, cache.STANDINGS, cache.TABLES, cache.PLAYERS)
 
 
 def on_tournament_or_round_saved(sender, *, instance, **kwargs) -> None:
@@ -32,15 +32,24 @@ def on_tournament_or_round_saved(sender, *, instance, **kwargs) -> None:
         cache.invalidate(slug)
 
 
-def on_game_changed(sender, *, game_id: int, **kwargs) -> None:
-    slug = (
+def on_game_changed(sender, *, game_id: int, tournament_slug: str | None = None,
+                    **kwargs) -> None:
+    """Every event: the tables' answers get a new generation (the console post names the
+    tournament, so the busiest path looks nothing up)."""
+    slug = tournament_slug or (
         Game.objects.filter(pk=game_id).values_list("table__round__tournament__slug", flat=True)
     ).first()
     if slug:
         cache.invalidate(slug, cache.TABLES)
 
 
+def on_incident_saved(sender, *, instance, **kwargs) -> None:
+    """A penalty changes the standings (a deduction, or a disqualification)."""
+    standings_changed(tournament_id=instance.tournament_id)
+
+
 def connect() -> None:
+    post_save.connect(on_incident_saved, sender=Incident, dispatch_uid="scoring.on_incident")
     result_changed.connect(on_result_changed, dispatch_uid="scoring.on_result_changed")
     game_changed.connect(on_game_changed, dispatch_uid="scoring.on_game_changed")
     post_save.connect(on_player_saved, sender=Player, dispatch_uid="scoring.on_player_saved")

@@ -33,6 +33,34 @@ def _service_markers(request: pytest.FixtureRequest) -> None:
         _missing("needs a Celery worker against Redis: set REDIS_URL=redis://…")
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _fast_password_hasher():
+    """PBKDF2's deliberate slowness buys nothing in tests (every UserFactory user is hashed):
+    MD5 first, the real hashers still listed so that a hash made by them checks too."""
+    hashers = ["django.contrib.auth.hashers.MD5PasswordHasher", *django_settings.PASSWORD_HASHERS]
+    with override_settings(PASSWORD_HASHERS=hashers):
+        yield
+
+
+@pytest.fixture(scope="session")
+def live_server(live_server):
+    """pytest-django's live server; on SQLite it answers one request at a time (see
+    ``browsing.ONE_AT_A_TIME``)."""
+    if not _uses_postgres():
+        from browsing import one_request_at_a_time
+
+        server = live_server.thread.httpd
+        server.set_app(one_request_at_a_time(server.get_app()))
+    return live_server
+
+
+@pytest.fixture
+def english(client):
+    """The test client asks for English pages (German is the default); a module that wants them
+    throughout says ``pytest.mark.usefixtures("english")``."""
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+
+
 @pytest.fixture(autouse=True)
 def _isolated_cache():
     """Each test sees an empty cache. On Redis a key prefix of its own does that: flushing
@@ -93,13 +121,22 @@ def celery_worker(django_db_setup, django_db_blocker):  # noqa: ARG001 - orderin
     """
     if not settings.REDIS_URL:
         _missing("needs a Celery worker against Redis: set REDIS_URL=redis://…")
+    if not _uses_postgres():
+        # SQLite's test database lives in the test process's memory: a worker cannot see it.
+        _missing("needs PostgreSQL for a worker to share the test database: "
+                 "set DATABASE_URL=postgres://…")
     from django.db import connection
 
     from config.celery import app
 
-    queue = f"test-{uuid.uuid4().hex[:8]}"
+    # Under pytest-xdist every worker (gw0, gw1, …) has its own test database and starts its own
+    # Celery worker: a queue and a cache prefix of its own keep the two from taking each other's
+    # tasks or reading each other's locks (same ids, different databases).
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    queue = f"test-{worker}-{uuid.uuid4().hex[:8]}"
     set_celery_conf(task_default_queue=queue)
-    env = {**os.environ, "CELERY_QUEUE": queue, "DJANGO_SETTINGS_MODULE": "config.settings"}
+    env = {**os.environ, "CELERY_QUEUE": queue, "CACHE_KEY_PREFIX": queue,
+           "DJANGO_SETTINGS_MODULE": "config.settings"}
     if _uses_postgres():
         db = connection.settings_dict
         env["DATABASE_URL"] = (
@@ -129,7 +166,7 @@ def celery_worker(django_db_setup, django_db_blocker):  # noqa: ARG001 - orderin
                 break
             if time.monotonic() > deadline:
                 pytest.fail(f"Celery worker did not answer within 30 s; see {log.name}")
-        yield {"queue": queue, "process": process}
+        yield {"queue": queue, "cache_prefix": queue, "process": process}
     finally:
         process.terminate()
         try:

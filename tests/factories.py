@@ -8,7 +8,7 @@ import itertools
 import factory
 from django.contrib.auth.models import User
 
-from tournament.models import Club, Player, Round, Seat, Table, Tournament
+from tournament.models import Club, Player, Round, Seat, StaffRole, Table, Tournament
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -21,8 +21,38 @@ class UserFactory(factory.django.DjangoModelFactory):
 
 
 class OrganizerFactory(UserFactory):
+    """A staff account that organizes ``tournaments`` (default: every tournament that exists)."""
+
     username = factory.Sequence(lambda n: f"organizer{n}")
     is_staff = True
+
+    @factory.post_generation
+    def tournaments(self, create, extracted, **kwargs):
+        if not create:
+            return
+        chosen = Tournament.objects.all() if extracted is None else extracted
+        for tournament in chosen:
+            StaffRole.objects.get_or_create(
+                tournament=tournament, user=self, role=StaffRole.Role.ORGANIZER
+            )
+
+
+def appoint(user: User, role: str, *tournaments: Tournament) -> User:
+    """Give ``user`` the role in each tournament (default: every tournament that exists)."""
+    for tournament in tournaments or Tournament.objects.all():
+        StaffRole.objects.get_or_create(tournament=tournament, user=user, role=role)
+    return user
+
+
+class StaffFactory(UserFactory):
+    """An account with ``role`` in ``tournament`` (both required)."""
+
+    username = factory.Sequence(lambda n: f"staff{n}")
+
+    @factory.post_generation
+    def role(self, create, extracted, tournament=None, **kwargs):
+        if create and extracted:
+            StaffRole.objects.get_or_create(tournament=tournament, user=self, role=extracted)
 
 
 class ClubFactory(factory.django.DjangoModelFactory):

@@ -1,21 +1,40 @@
-"""Test helpers that play whole games through the referee services, fast."""
+"""Test helpers that play whole games through the referee services, fast: the one place that
+seats a round and plays a table's game (import these; do not copy them into a test module)."""
 
 from __future__ import annotations
 
 import datetime as dt
 
-from factories import RoundFactory, TableFactory
+from django.utils import timezone
+from factories import RoundFactory, TableFactory, UserFactory, seated_table
 
 from referee import services as referee
+from referee.models import Game
 from tournament.models import Round, Seat
 
 T0 = dt.datetime(2026, 11, 28, 14, 0, tzinfo=dt.UTC)
 
 
-def make_round(tournament, number, groups, *, kind=Round.Kind.PRELIMINARY):
-    """A running round whose tables seat ``groups`` (lists of players) in turn order."""
-    round_ = RoundFactory(tournament=tournament, number=number, status=Round.Status.RUNNING,
-                          kind=kind)
+def minutes_ago(minutes: int) -> dt.datetime:
+    return timezone.now() - dt.timedelta(minutes=minutes)
+
+
+def started_game(*, start=T0):
+    """A seated table's game (a banker of its own), started by the server at ``start``."""
+    table = seated_table(banker=UserFactory())
+    game = referee.ensure_game(table=table)
+    referee.post_event(game_id=game.pk, event={"type": "start"}, author=None, now=start)
+    return Game.objects.get(pk=game.pk)
+
+
+def make_round(
+    tournament, number, groups, *, kind=Round.Kind.PRELIMINARY, status=Round.Status.RUNNING,
+    started_at=None,
+):
+    """A round (running by default) whose tables seat ``groups`` (lists of players) in turn
+    order."""
+    round_ = RoundFactory(tournament=tournament, number=number, status=status, kind=kind,
+                          started_at=started_at)
     tables = []
     for table_number, players in enumerate(groups, start=1):
         table = TableFactory(round=round_, number=table_number)
@@ -25,18 +44,48 @@ def make_round(tournament, number, groups, *, kind=Round.Kind.PRELIMINARY):
     return round_, tables
 
 
-def play(table, cash_by_player, *, confirm=True, start=T0):
-    """A game that ends at the time limit with the given counted cash (confirmed by default)."""
+def seating_layout(round_: Round) -> list[list[int]]:
+    """The round's seating as stored: player ids per table, tables and seats in order."""
+    tables: dict[int, list[int]] = {}
+    for number, player_id in (
+        Seat.objects.filter(round=round_)
+        .order_by("table__number", "position")
+        .values_list("table__number", "player_id")
+    ):
+        tables.setdefault(number, []).append(player_id)
+    return [tables[n] for n in sorted(tables)]
+
+
+def play(table, cash_by_player, *, confirm=True, start=T0, author=None, bankrupt=None):
+    """A game that ends at the time limit with the given counted cash (confirmed by default).
+
+    ``bankrupt=(loser, creditor)`` bankrupts one player before the end; ``author`` is who posts
+    every event (the table's banker, say). Returns the game as stored."""
     game = referee.ensure_game(table=table)
-    referee.post_event(game_id=game.pk, event={"type": "start"}, author=None, now=start)
+    referee.post_event(game_id=game.pk, event={"type": "start"}, author=author, now=start)
     for player, cash in cash_by_player.items():
         referee.post_event(
             game_id=game.pk, event={"type": "cash", "player": str(player.pk), "amount": cash},
-            author=None, now=start + dt.timedelta(minutes=10),
+            author=author, now=start + dt.timedelta(minutes=10),
+        )
+    if bankrupt:
+        loser, creditor = bankrupt
+        referee.post_event(
+            game_id=game.pk,
+            event={"type": "bankrupt", "player": str(loser.pk), "creditor": str(creditor.pk)},
+            author=author, now=start + dt.timedelta(minutes=11),
         )
     referee.enforce_deadlines(game_id=game.pk, now=start + dt.timedelta(minutes=91))
-    referee.count_result(game_id=game.pk, author=None)
+    referee.count_result(game_id=game.pk, author=author)
     if confirm:
         game.refresh_from_db()
         referee.confirm_result(game_id=game.pk, code=game.confirmation_code, by=None)
-    return game
+    return Game.objects.get(pk=game.pk)
+
+
+def finish_recent(table, *, step=100, confirm=True):
+    """The table's game as its banker ran it: started 100 minutes ago, ended at the time limit,
+    the player in seat i counted 1000 + step × i."""
+    seated = [seat.player for seat in table.seats.order_by("position")]
+    cash = {player: 1000 + step * index for index, player in enumerate(seated)}
+    return play(table, cash, confirm=confirm, start=minutes_ago(100), author=table.banker)

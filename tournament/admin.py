@@ -1,7 +1,17 @@
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from .models import BankerLink, Club, Player, Round, Seat, Table, Tournament
+from .models import (
+    BankerLink,
+    Club,
+    Incident,
+    Player,
+    Round,
+    Seat,
+    StaffRole,
+    Table,
+    Tournament,
+)
 
 
 @admin.register(Club)
@@ -95,3 +105,25 @@ class BankerLinkAdmin(admin.ModelAdmin):
     list_filter = ["table__round__tournament", "revoked_at"]
     search_fields = ["banker__username", "table__round__tournament__name"]
     list_select_related = ["table__round__tournament", "banker"]
+
+
+@admin.register(Incident)
+class IncidentAdmin(admin.ModelAdmin):
+    list_display = ["player", "level", "points", "tournament", "recorded_by", "recorded_at"]
+    list_filter = ["level", "tournament"]
+    search_fields = ["player__name", "note"]
+
+
+@admin.register(StaffRole)
+class StaffRoleAdmin(admin.ModelAdmin):
+    list_display = ["user", "role", "tournament", "created_at"]
+    list_filter = ["role", "tournament"]
+    search_fields = ["user__username", "tournament__name"]
+    autocomplete_fields = ["user"]
+
+
+# The admin sees every tournament at once, so it is for superusers only (the one global role);
+# everyone else works on the tournament pages, where tournament.access decides.
+admin.site.has_permission = lambda request: bool(
+    request.user.is_active and request.user.is_superuser
+)

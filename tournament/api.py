@@ -15,9 +15,9 @@ from rest_framework.response import Response
 
 from config.parsers import FormParser, MultiPartParser
 
-from . import csv_import, players, roles, selectors, tournaments
+from . import access, csv_import, lifecycle, players, selectors, staff, tournaments
+from .access import Action
 from .models import Player, Tournament
-from .permissions import IsOrganizerOrReadOnly
 from .serializers import (
     CsvImportErrorSerializer,
     CsvUploadSerializer,
@@ -39,22 +39,27 @@ REFUSED = OpenApiResponse(DomainErrorSerializer, description="Refused: code and 
 FORBIDDEN = OpenApiResponse(DomainErrorSerializer, description="Organizers only.")
 
 
-def _is_organizer(request) -> bool:
-    return roles.is_organizer(request.user)
-
-
 class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Tournaments. Everyone reads those past draft; organizers also see drafts and write."""
 
     serializer_class = TournamentSerializer
-    permission_classes = [IsOrganizerOrReadOnly]
+    permission_classes = [access.ApiRule]
+    access_rules = {
+        "create": Action.CREATE,
+        "partial_update": Action.SETTINGS,
+        "transition": Action.SETTINGS,
+    }
     lookup_field = "slug"
     lookup_value_regex = SLUG_PATTERN
 
     def get_queryset(self):
-        if _is_organizer(self.request):
-            return Tournament.objects.select_related("winner__club").order_by("-date", "name")
-        return selectors.public_tournaments().select_related("winner__club")
+        visible = selectors.public_tournaments() | access.staffed_tournaments(self.request.user)
+        return visible.select_related("winner__club").order_by("-date", "name")
+
+    def get_object(self):
+        tournament = super().get_object()
+        access.authorize(self, tournament)
+        return tournament
 
     @extend_schema(
         request=TournamentWriteSerializer,
@@ -62,9 +67,11 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         description="Create a tournament (as a draft). Organizers only.",
     )
     def create(self, request):
+        access.authorize(self, None)
         serializer = TournamentWriteSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         tournament = tournaments.create_tournament(**serializer.validated_data)
+        staff.ensure_role(tournament=tournament, user=request.user, role=staff.Role.ORGANIZER)
         return Response(TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(
@@ -102,7 +109,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         tournament = self.get_object()
         serializer = TransitionSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        tournament = tournaments.transition(
+        tournament = lifecycle.transition(
             tournament=tournament, to=serializer.validated_data["status"]
         )
         return Response(TournamentSerializer(tournament).data)
@@ -118,18 +125,37 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
 class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """A tournament's players. Organizers see everything; the public sees public names only."""
 
-    permission_classes = [IsOrganizerOrReadOnly]
+    permission_classes = [access.ApiRule]
+    access_rules = {
+        "create": Action.CHECK_IN,
+        "partial_update": Action.PLAYERS,
+        "check_in": Action.CHECK_IN,
+        "undo_check_in": Action.CHECK_IN,
+        "drop_out": Action.PLAYERS,
+        "undo_drop_out": Action.PLAYERS,
+        "import_csv": Action.PLAYERS,
+    }
     queryset = Player.objects.none()
 
     def get_tournament(self) -> Tournament:
         if not hasattr(self, "_tournament"):
-            queryset = (
-                Tournament.objects.all()
-                if _is_organizer(self.request)
-                else selectors.public_tournaments()
+            queryset = selectors.public_tournaments() | access.staffed_tournaments(
+                self.request.user
             )
-            self._tournament = get_object_or_404(queryset, slug=self.kwargs["tournament_slug"])
+            self._tournament = get_object_or_404(
+                queryset.distinct(), slug=self.kwargs["tournament_slug"]
+            )
+            access.authorize(self, self._tournament)
         return self._tournament
+
+    def initial(self, request, *args, **kwargs) -> None:
+        """Refuse before reading the body: a stranger learns nothing from a 400."""
+        super().initial(request, *args, **kwargs)
+        if not getattr(self, "swagger_fake_view", False):
+            self.get_tournament()
+
+    def _staff(self) -> bool:
+        return access.sees_staff_data(self.request, self.get_tournament())
 
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):
@@ -137,7 +163,7 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         return self.get_tournament().players.select_related("club").order_by("name")
 
     def get_serializer_class(self):
-        if getattr(self, "swagger_fake_view", False) or _is_organizer(self.request):
+        if getattr(self, "swagger_fake_view", False) or self._staff():
             return PlayerSerializer
         return PublicPlayerSerializer
 

@@ -11,8 +11,7 @@ from __future__ import annotations
 import re
 
 from django.contrib.auth.models import User
-from django.db.models import Count, Prefetch, QuerySet
-from django.utils.translation import gettext_lazy as _
+from django.db.models import Count, Prefetch, Q, QuerySet
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -22,32 +21,23 @@ from drf_spectacular.utils import (
     extend_schema_view,
     inline_serializer,
 )
-from rest_framework import mixins, permissions, serializers, status, viewsets
+from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.generics import get_object_or_404  # DRF's: /rounds/null/ is a 404, not a 500
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from . import banker_links, roles, selectors, services
+from . import access, banker_links, selectors, services
+from .access import Action
 from .api import SLUG_PATTERN
 from .models import MAX_ID, MAX_TABLE_NUMBER, BankerLink, Round, Seat, Table, Tournament
-from .permissions import IsOrganizerOrReadOnly
 
 # --- Permissions -------------------------------------------------------------------------------
 
 
-class IsOrganizer(permissions.BasePermission):
-    """Organizers (staff) only, reads included: e.g. banker link tokens."""
-
-    message = _("Only organizers may see or change this.")
-
-    def has_permission(self, request, view) -> bool:
-        return roles.is_organizer(request.user)
-
-
-def _is_organizer(context) -> bool:
-    request = context.get("request")
-    return bool(request and roles.is_organizer(request.user))
+def _is_staff(context, tournament_id: int) -> bool:
+    """Full names and bankers: for the tournament's staff (decided by :mod:`.access`)."""
+    return access.sees_staff_data(context.get("request"), tournament_id)
 
 
 # --- Serializers -------------------------------------------------------------------------------
@@ -63,7 +53,7 @@ class SeatSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
     def get_name(self, seat: Seat) -> str | None:
-        return seat.player.name if _is_organizer(self.context) else None
+        return seat.player.name if _is_staff(self.context, seat.player.tournament_id) else None
 
 
 class TableSerializer(serializers.ModelSerializer):
@@ -76,7 +66,7 @@ class TableSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
     def get_banker(self, table: Table) -> str | None:
-        if not _is_organizer(self.context) or table.banker is None:
+        if table.banker is None or not _is_staff(self.context, table.round.tournament_id):
             return None
         return table.banker.get_username()
 
@@ -196,22 +186,23 @@ class MoveInputSerializer(EditSerializer):
     )
 
 
-class TableChangeSerializer(serializers.Serializer):
+class SeatingCountsSerializer(serializers.Serializer):
+    """Repeated pairs and club-mate pairs before and after a seating change."""
+
+    repeats_before = serializers.IntegerField()
+    repeats_after = serializers.IntegerField()
+    same_club_before = serializers.IntegerField()
+    same_club_after = serializers.IntegerField()
+
+
+class TableChangeSerializer(SeatingCountsSerializer):
     number = serializers.IntegerField()
     size_before = serializers.IntegerField()
     size_after = serializers.IntegerField()
-    repeats_before = serializers.IntegerField()
-    repeats_after = serializers.IntegerField()
-    same_club_before = serializers.IntegerField()
-    same_club_after = serializers.IntegerField()
 
 
-class PreviewSerializer(serializers.Serializer):
+class PreviewSerializer(SeatingCountsSerializer):
     action = serializers.CharField()
-    repeats_before = serializers.IntegerField()
-    repeats_after = serializers.IntegerField()
-    same_club_before = serializers.IntegerField()
-    same_club_after = serializers.IntegerField()
     tables = TableChangeSerializer(many=True)
 
 
@@ -272,17 +263,29 @@ class RoundViewSet(
     mixins.CreateModelMixin,
     viewsets.GenericViewSet,
 ):
-    permission_classes = [IsOrganizerOrReadOnly]
+    permission_classes = [access.ApiRule]
+    access_rules = {
+        "create": Action.ROUNDS,
+        "seat": Action.ROUNDS,
+        "swap": Action.ROUNDS,
+        "swap_preview": Action.VIEW,
+        "move": Action.ROUNDS,
+        "move_preview": Action.VIEW,
+        "lock": Action.ROUNDS,
+        "unlock": Action.ROUNDS,
+        "start": Action.ROUNDS,
+    }
     serializer_class = RoundSerializer
 
     def get_queryset(self) -> QuerySet[Round]:
         rounds = Round.objects.select_related("tournament").annotate(
             table_count=Count("tables")
         )
-        if not roles.is_organizer(self.request.user):
-            rounds = rounds.filter(
-                tournament__in=selectors.public_tournaments()
-            ).exclude(status=Round.Status.DRAFT)
+        staffed = access.staffed_tournaments(self.request.user)
+        rounds = rounds.filter(
+            Q(tournament__in=staffed)
+            | (Q(tournament__in=selectors.public_tournaments()) & ~Q(status=Round.Status.DRAFT))
+        )
         slug = self.request.query_params.get("tournament")
         if slug:
             if not re.fullmatch(SLUG_PATTERN, slug):
@@ -293,12 +296,25 @@ class RoundViewSet(
     def retrieve(self, request: Request, *args, **kwargs) -> Response:
         return Response(_round_detail(self.get_object(), self.get_serializer_context()))
 
+    def initial(self, request, *args, **kwargs) -> None:
+        """Refuse before reading the body: a stranger learns nothing from a 400."""
+        super().initial(request, *args, **kwargs)
+        if "pk" in kwargs and self.access_rules.get(self.action):
+            self._round()
+
     def _round(self) -> Round:
-        return get_object_or_404(Round.objects.select_related("tournament"), pk=self.kwargs["pk"])
+        round_ = get_object_or_404(Round.objects.select_related("tournament"), pk=self.kwargs["pk"])
+        access.authorize(self, round_.tournament)
+        return round_
 
     def _detail(self, round_: Round, code: int = status.HTTP_200_OK) -> Response:
         round_.refresh_from_db()
         return Response(_round_detail(round_, self.get_serializer_context()), status=code)
+
+    def _step(self, request: Request, service) -> Response:
+        """Lock, unlock or start: the round one step on, at the version the client saw."""
+        data = _validated(VersionSerializer, request)
+        return self._detail(service(round_=self._round(), version=data.get("version")))
 
     @extend_schema(
         summary="Create the next round (draft)",
@@ -307,6 +323,7 @@ class RoundViewSet(
     )
     def create(self, request: Request, *args, **kwargs) -> Response:
         data = _validated(RoundCreateSerializer, request)
+        access.authorize(self, data["tournament"])
         round_ = services.create_round(tournament=data["tournament"], kind=data["kind"])
         return self._detail(round_, status.HTTP_201_CREATED)
 
@@ -400,8 +417,7 @@ class RoundViewSet(
     )
     @action(detail=True, methods=["post"])
     def lock(self, request: Request, pk=None) -> Response:
-        data = _validated(VersionSerializer, request)
-        return self._detail(services.lock_round(round_=self._round(), version=data.get("version")))
+        return self._step(request, services.lock_round)
 
     @extend_schema(
         summary="Unlock a locked seating that has not started",
@@ -410,9 +426,7 @@ class RoundViewSet(
     )
     @action(detail=True, methods=["post"])
     def unlock(self, request: Request, pk=None) -> Response:
-        data = _validated(VersionSerializer, request)
-        round_ = services.unlock_round(round_=self._round(), version=data.get("version"))
-        return self._detail(round_)
+        return self._step(request, services.unlock_round)
 
     @extend_schema(
         summary="Start the round (the tournament must be running)",
@@ -421,9 +435,7 @@ class RoundViewSet(
     )
     @action(detail=True, methods=["post"])
     def start(self, request: Request, pk=None) -> Response:
-        data = _validated(VersionSerializer, request)
-        round_ = services.start_round(round_=self._round(), version=data.get("version"))
-        return self._detail(round_)
+        return self._step(request, services.start_round)
 
 
 @extend_schema_view(
@@ -434,7 +446,8 @@ class RoundViewSet(
     retrieve=extend_schema(summary="A table with its seats"),
 )
 class TableViewSet(viewsets.ReadOnlyModelViewSet):
-    permission_classes = [IsOrganizerOrReadOnly]
+    permission_classes = [access.ApiRule]
+    access_rules = {"banker": Action.BANKERS, "link": Action.BANKERS}
     serializer_class = TableSerializer
 
     def get_queryset(self) -> QuerySet[Table]:
@@ -442,10 +455,14 @@ class TableViewSet(viewsets.ReadOnlyModelViewSet):
         tables = Table.objects.select_related("banker", "round").prefetch_related(
             Prefetch("seats", queryset=seats)
         )
-        if not roles.is_organizer(self.request.user):
-            tables = tables.filter(
-                round__tournament__in=selectors.public_tournaments()
-            ).exclude(round__status=Round.Status.DRAFT)
+        staffed = access.staffed_tournaments(self.request.user)
+        tables = tables.filter(
+            Q(round__tournament__in=staffed)
+            | (
+                Q(round__tournament__in=selectors.public_tournaments())
+                & ~Q(round__status=Round.Status.DRAFT)
+            )
+        )
         round_id = self.request.query_params.get("round")
         if round_id:
             if not re.fullmatch(r"[0-9]{1,18}", round_id):  # isdigit() takes "²", int() not
@@ -453,8 +470,17 @@ class TableViewSet(viewsets.ReadOnlyModelViewSet):
             tables = tables.filter(round_id=int(round_id))
         return tables.order_by("round_id", "number")
 
+    def initial(self, request, *args, **kwargs) -> None:
+        super().initial(request, *args, **kwargs)
+        if "pk" in kwargs and self.access_rules.get(self.action):
+            self._table()
+
     def _table(self) -> Table:
-        return get_object_or_404(Table.objects.select_related("round"), pk=self.kwargs["pk"])
+        table = get_object_or_404(
+            Table.objects.select_related("round__tournament"), pk=self.kwargs["pk"]
+        )
+        access.authorize(self, table.round.tournament)
+        return table
 
     @extend_schema(
         summary="Assign (or re-assign, or clear) the table's banker",
@@ -465,7 +491,7 @@ class TableViewSet(viewsets.ReadOnlyModelViewSet):
         request=AssignBankerSerializer,
         responses={200: TableSerializer, **REFUSED},
     )
-    @action(detail=True, methods=["post"], permission_classes=[IsOrganizer])
+    @action(detail=True, methods=["post"])
     def banker(self, request: Request, pk=None) -> Response:
         data = _validated(AssignBankerSerializer, request)
         table = self._table()
@@ -473,7 +499,9 @@ class TableViewSet(viewsets.ReadOnlyModelViewSet):
         banker = None
         if username is not None:
             if data["create"]:
-                banker = services.get_or_create_banker(username=username)
+                banker = services.get_or_create_banker(
+                    username=username, tournament=table.round.tournament
+                )
             else:
                 banker = User.objects.filter(username__iexact=username.strip()).first()
                 if banker is None:
@@ -502,7 +530,7 @@ class TableViewSet(viewsets.ReadOnlyModelViewSet):
         request=None,
         responses={204: None},
     )
-    @action(detail=True, methods=["get", "post", "delete"], permission_classes=[IsOrganizer])
+    @action(detail=True, methods=["get", "post", "delete"])
     def link(self, request: Request, pk=None) -> Response:
         table = self._table()
         if request.method == "POST":

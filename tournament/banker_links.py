@@ -1,6 +1,7 @@
 """Private banker links: signed, table-bound, revocable; they open a table's console.
 
-The token in the URL is ``signing.dumps({"t": table_id, "n": nonce})``; it is only valid while
+The token in the URL is ``{"t": table_id, "n": nonce}`` signed without a timestamp, so the same
+link always gives the same token (a printed card, the API and the page agree); it is only valid while
 the :class:`~tournament.models.BankerLink` with that nonce is not revoked. Opening the link
 stores the grant in the session; every console request re-checks it, so revoking works at once.
 """
@@ -17,22 +18,28 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from .models import BankerLink, Table
+from .models import BankerLink, Round, Table
 
 SALT = "tournament.banker-link"
 SESSION_KEY = "banker_tables"
 
 
 def make_token(link: BankerLink) -> str:
-    return signing.dumps({"t": link.table_id, "n": link.nonce}, salt=SALT, compress=True)
+    return signing.Signer(salt=SALT).sign_object({"t": link.table_id, "n": link.nonce},
+                                                 compress=True)
 
 
 def read_token(token: str) -> tuple[int, str] | None:
-    """The (table id, nonce) a token names, or None when it was not signed by us."""
+    """The (table id, nonce) a token names, or None when it was not signed by us.
+
+    Tokens of earlier versions carried a timestamp (``signing.dumps``); cards printed with them
+    still open their table."""
     try:
-        data = signing.loads(token, salt=SALT)
+        data = signing.Signer(salt=SALT).unsign_object(token)
     except signing.BadSignature:
         return None
+    except ValueError:  # an earlier, timestamped token: its signed value is "payload:timestamp"
+        data = signing.loads(token, salt=SALT)
     if not isinstance(data, dict) or not isinstance(data.get("t"), int):
         return None
     return data["t"], str(data.get("n", ""))
@@ -45,11 +52,16 @@ def grant(session: SessionBase, link: BankerLink) -> None:
 
 
 def session_grants_table(session: SessionBase, table: Table) -> bool:
-    """True while the session holds a live link for this table (revoked links fail at once)."""
+    """True while the session holds a live link for this table (revoked links fail at once, and
+    every link of a round stops when the round closes)."""
     nonce = session.get(SESSION_KEY, {}).get(str(table.pk))
     if not nonce:
         return False
-    return BankerLink.objects.filter(table=table, nonce=nonce, revoked_at__isnull=True).exists()
+    return (
+        BankerLink.objects.filter(table=table, nonce=nonce, revoked_at__isnull=True)
+        .exclude(table__round__status=Round.Status.COMPLETE)
+        .exists()
+    )
 
 
 #: Bytes of randomness in a link's nonce (``token_urlsafe`` makes 22 characters of 16 bytes).
@@ -57,11 +69,14 @@ NONCE_BYTES = 16
 
 
 @transaction.atomic
-def issue_link(*, table: Table, banker: User | None = None) -> BankerLink:
+def issue_link(
+    *, table: Table, banker: User | None = None, carried_from: BankerLink | None = None
+) -> BankerLink:
     """A new live link for ``table`` with a random nonce; the previous live link is revoked.
 
     ``banker`` defaults to the table's banker. The table row is locked so that two organizers
-    issuing at once cannot trip the one-live-link-per-table constraint.
+    issuing at once cannot trip the one-live-link-per-table constraint. ``carried_from``: the
+    previous round's link this one continues (its printed card opens this table).
     """
     table = Table.objects.select_for_update().get(pk=table.pk)
     revoke_link(table=table)
@@ -69,6 +84,7 @@ def issue_link(*, table: Table, banker: User | None = None) -> BankerLink:
         table=table,
         banker=banker if banker is not None else table.banker,
         nonce=secrets.token_urlsafe(NONCE_BYTES),
+        carried_from=carried_from,
     )
 
 
@@ -102,9 +118,44 @@ def resolve(token: str) -> tuple[LinkState, BankerLink | None]:
     table_id, nonce = named
     link = (
         BankerLink.objects.filter(table_id=table_id, nonce=nonce)
-        .select_related("table")
+        .select_related("table__round")
         .first()
     )
     if link is None:
         return LinkState.INVALID, None
-    return (LinkState.LIVE if link.is_live else LinkState.REVOKED), link
+    live = link.is_live and link.table.round.status != Round.Status.COMPLETE
+    if not live and link.is_live:  # its round closed: a carried-over link takes over, if any
+        successor = _successor(link)
+        if successor is not None:
+            return LinkState.LIVE, successor
+    return (LinkState.LIVE if live else LinkState.REVOKED), link
+
+
+def _successor(link: BankerLink) -> BankerLink | None:
+    """The live link that carries ``link`` over into a round still open (following the chain
+    round by round); None once someone revoked it or the banker changed."""
+    seen = {link.pk}
+    while True:
+        link = (
+            BankerLink.objects.filter(carried_from=link, revoked_at__isnull=True)
+            .select_related("table__round")
+            .first()
+        )
+        if link is None or link.pk in seen:
+            return None
+        if link.table.round.status != Round.Status.COMPLETE:
+            return link
+        seen.add(link.pk)
+
+
+@transaction.atomic
+def restore_link(*, table: Table) -> BankerLink | None:
+    """Undo a revocation: the newest revoked link works again, unless a newer one was issued."""
+    if BankerLink.objects.filter(table=table, revoked_at__isnull=True).exists():
+        return None
+    link = BankerLink.objects.filter(table=table).order_by("-created_at", "-pk").first()
+    if link is None:
+        return None
+    link.revoked_at = None
+    link.save(update_fields=["revoked_at"])
+    return link

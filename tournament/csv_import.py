@@ -11,189 +11,42 @@ from __future__ import annotations
 
 import csv
 import io
-import re
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
-from django.core.exceptions import ValidationError
-from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 
-from config.errors import Conflict, DomainError
+from config.errors import Conflict
 
+from .csv_reading import (
+    CONSENT_VALUES,
+    CsvImportError,
+    LineError,
+    column_for,
+    decode,
+    fold,
+    sniff_delimiter,
+)
 from .models import Club, Player, Tournament
 from .players import (
     CLUB_MAX,
-    EMAIL_MAX,
+    CLUB_TOO_LONG,
+    EMAIL_INVALID,
     NAME_MAX,
+    NAME_TAKEN,
+    NAME_TOO_LONG,
     TOURNAMENT_FINISHED,
     PlayersLocked,
     clean_name,
     club_key,
     find_clubs,
+    valid_email,
 )
-from .tournaments import lazy_format, lazy_join
 
 MAX_BYTES = 2 * 1024 * 1024
 MAX_PLAYERS = 5000
 
-# Header cells are compared after folding: lower case, umlauts spelled out, letters/digits only.
-ALIASES: dict[str, frozenset[str]] = {
-    "name": frozenset(
-        {
-            "name",
-            "namen",
-            "fullname",
-            "vollername",
-            "vorundnachname",
-            "player",
-            "playername",
-            "spieler",
-            "spielerin",
-            "spielername",
-            "teilnehmer",
-            "teilnehmerin",
-            "teilnehmername",
-        }
-    ),
-    # A first and a last name column are joined when there is no name column.
-    "first_name": frozenset({"vorname", "firstname", "givenname", "rufname"}),
-    "last_name": frozenset({"nachname", "lastname", "familienname", "surname", "zuname"}),
-    "club": frozenset(
-        {
-            "club",
-            "clubname",
-            "verein",
-            "vereinsname",
-            "klub",
-            "team",
-            "family",
-            "familie",
-            "clubfamily",
-            "vereinfamilie",
-            "clubfamilie",
-        }
-    ),
-    "email": frozenset(
-        {
-            "email",
-            "emailadresse",
-            "emailaddress",
-            "mail",
-            "mailadresse",
-            "mailaddress",
-        }
-    ),
-    "consent": frozenset(
-        {
-            "consent",
-            "public",
-            "publicname",
-            "publicnameconsent",
-            "namepublic",
-            "showname",
-            "einwilligung",
-            "oeffentlich",
-            "offentlich",
-            "oeffentlichername",
-            "nameoeffentlich",
-            "namensfreigabe",
-            "freigabe",
-            "zustimmung",
-            "veroeffentlichung",
-            "publish",
-        }
-    ),
-}
-# Then generous: a header containing one of these words (e.g. "Einwilligung Namensnennung").
-CONTAINS: tuple[tuple[str, str], ...] = (
-    ("consent", "einwilligung"),
-    ("consent", "consent"),
-    ("consent", "oeffentlich"),
-    ("consent", "public"),
-    ("consent", "freigabe"),
-    ("consent", "zustimmung"),
-    ("email", "mail"),
-    ("club", "verein"),
-    ("club", "club"),
-)
 
-CONSENT_VALUES: dict[str, bool] = {
-    "": False,
-    "ja": True,
-    "j": True,
-    "yes": True,
-    "y": True,
-    "1": True,
-    "x": True,
-    "true": True,
-    "wahr": True,
-    "✓": True,
-    "✔": True,
-    "nein": False,
-    "n": False,
-    "no": False,
-    "0": False,
-    "false": False,
-    "falsch": False,
-    "-": False,
-}
-
-# --------------------------------------------------------------------------- errors
-
-
-@dataclass(frozen=True)
-class LineError:
-    """One reason why one line of the file was refused (line 1 is the first line of the file)."""
-
-    line: int
-    code: str
-    message: Any
-    params: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def text(self) -> Any:
-        return lazy_format(self.message, self.params)
-
-    def message_in(self, language: str) -> str:
-        from django.utils import translation
-
-        with translation.override(language):
-            return str(self.text)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "line": self.line,
-            "code": self.code,
-            "message_de": self.message_in("de"),
-            "message_en": self.message_in("en"),
-        }
-
-
-class CsvImportError(DomainError):
-    """The file was refused; ``errors`` holds every bad line's number and reason."""
-
-    code = "csv_invalid"
-
-    def __init__(self, errors: list[LineError]) -> None:
-        self.errors = sorted(errors, key=lambda error: error.line)
-        lines = sorted({error.line for error in self.errors})
-        super().__init__(
-            CSV_REJECTED,
-            params={"count": len(lines), "lines": lazy_join(lines, ", ")},
-        )
-
-    def as_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = super().as_dict()
-        data["errors"] = [error.as_dict() for error in self.errors]
-        return data
-
-
-CSV_REJECTED = _(
-    "The file was not imported, nothing was saved: %(count)s line(s) have errors (lines "
-    "%(lines)s). Correct them and upload the whole file again."
-)
 IMPORT_RACE = _(
     "Players or clubs were changed meanwhile while the file was imported; nothing was saved. "
     "Upload the file again."
@@ -217,115 +70,6 @@ class _Row:
     club: str
     email: str
     consent: bool
-
-
-# --------------------------------------------------------------------------- decoding
-
-
-def _line_of(data: bytes, offset: int) -> int:
-    return data.count(b"\n", 0, offset) + 1
-
-
-def decode(data: bytes) -> tuple[str, str]:
-    """(text, encoding): UTF-8 (BOM or not), else Windows-1252; else every unreadable line."""
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise CsvImportError([LineError(1, "csv_utf16", UTF16)])
-    if data.startswith(b"PK\x03\x04") or b"\x00" in data[:4096]:
-        raise CsvImportError([LineError(1, "csv_not_text", NOT_TEXT)])
-    if b"\x00" in data:  # further down: no name may keep it (PostgreSQL refuses NUL)
-        lines = sorted({_line_of(data, match.start()) for match in re.finditer(b"\x00", data)})
-        raise CsvImportError([LineError(number, "csv_nul", NUL_BYTE) for number in lines[:50]])
-    try:
-        return data.decode("utf-8-sig"), "utf-8"
-    except UnicodeDecodeError:
-        pass
-    lines = data.split(b"\n")
-    utf8_lines, bad_utf8 = [], []
-    for number, raw in enumerate(lines, start=1):
-        try:
-            raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            bad_utf8.append((number, raw, exc))
-        else:
-            if any(byte >= 0x80 for byte in raw):
-                utf8_lines.append(number)
-    errors: list[LineError] = []
-    if utf8_lines:
-        # Some lines are UTF-8 with umlauts, others are not: a mixed file (pasted together).
-        for number, raw, exc in bad_utf8:
-            errors.append(
-                LineError(
-                    number,
-                    "csv_encoding_mixed",
-                    MIXED_ENCODING,
-                    {"byte": f"0x{raw[exc.start]:02X}", "column": exc.start + 1},
-                )
-            )
-        raise CsvImportError(errors)
-    for number, raw in enumerate(lines, start=1):
-        try:
-            raw.decode("cp1252")
-        except UnicodeDecodeError as exc:
-            errors.append(
-                LineError(
-                    number,
-                    "csv_encoding",
-                    BAD_BYTE,
-                    {"byte": f"0x{raw[exc.start]:02X}", "column": exc.start + 1},
-                )
-            )
-    if errors:
-        raise CsvImportError(errors)
-    return data.decode("cp1252"), "cp1252"
-
-
-NUL_BYTE = _("The line contains a NUL character (byte 0x00): the file is damaged.")
-UTF16 = _(
-    "The file is saved as UTF-16 (“Unicode text”). Save it as “CSV UTF-8” or “CSV (semicolon "
-    "separated)” instead."
-)
-NOT_TEXT = _(
-    "This is not a CSV text file (perhaps an Excel workbook). Save it as “CSV UTF-8” or “CSV "
-    "(semicolon separated)” and upload that."
-)
-MIXED_ENCODING = _(
-    "Byte %(byte)s at position %(column)s cannot be read: this line is not UTF-8, while other "
-    "lines are. Save the whole file as UTF-8."
-)
-BAD_BYTE = _(
-    "Byte %(byte)s at position %(column)s cannot be read as UTF-8 or Windows-1252. Save the file "
-    "as UTF-8."
-)
-
-# --------------------------------------------------------------------------- header
-
-_SPELL_OUT = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"})
-
-
-def fold(cell: str) -> str:
-    """Header comparison key: "E-Mail" → "email", "Öffentlich" → "oeffentlich"."""
-    return re.sub(r"[^0-9a-z]", "", cell.strip().casefold().translate(_SPELL_OUT))
-
-
-def column_for(cell: str) -> str | None:
-    key = fold(cell)
-    if not key:
-        return None
-    for column, aliases in ALIASES.items():
-        if key in aliases:
-            return column
-    for column, word in CONTAINS:
-        if word in key:
-            return column
-    return None
-
-
-def sniff_delimiter(line: str) -> str:
-    """The separator of the header line: the most frequent of ; , and tab outside quotes."""
-    unquoted = re.sub(r'"[^"]*"', "", line)
-    counts = {sep: unquoted.count(sep) for sep in (";", ",", "\t")}
-    best = max(counts, key=lambda sep: (counts[sep], sep == ";"))
-    return best if counts[best] else ","
 
 
 UNKNOWN_COLUMN = _(
@@ -357,11 +101,8 @@ BROKEN_QUOTES = _("The line cannot be read (quotation marks do not match): %(det
 
 COLUMN_COUNT = _("Expected %(expected)s values separated by “%(delimiter)s”, found %(found)s.")
 NAME_MISSING = _("The name is missing.")
-NAME_TOO_LONG = _("The name is %(length)s characters long; at most %(max)s are allowed.")
 NAME_TWICE = _("“%(name)s” appears twice in the file (also on line %(other)s).")
-NAME_REGISTERED = _("A player named “%(name)s” is already registered in this tournament.")
-CLUB_TOO_LONG = _("The club name is %(length)s characters long; at most %(max)s are allowed.")
-EMAIL_INVALID = _("“%(email)s” is not a valid e-mail address.")
+NAME_REGISTERED = NAME_TAKEN
 CONSENT_INVALID = _(
     "“%(value)s” is not a consent value; use ja/nein, yes/no, 1/0, x, or leave it empty."
 )
@@ -571,13 +312,8 @@ def _read_row(
         )
 
     email = (values.get("email") or "").strip()
-    if email:
-        try:
-            validate_email(email)
-            if len(email) > EMAIL_MAX:
-                raise ValidationError("too long")
-        except ValidationError:
-            errors.append(LineError(line, "csv_email_invalid", EMAIL_INVALID, {"email": email}))
+    if email and not valid_email(email):
+        errors.append(LineError(line, "csv_email_invalid", EMAIL_INVALID, {"email": email}))
 
     raw_consent = (values.get("consent") or "").strip()
     consent = CONSENT_VALUES.get(raw_consent.casefold())

@@ -5,16 +5,13 @@ from django.utils.translation import gettext_lazy as _
 from config.errors import Conflict, DomainError
 
 
-class RoundNotEditable(Conflict):
-    code = "round_not_editable"
+class RoundNotEditable(Conflict, code="round_not_editable"): ...
 
 
-class NotEnoughPlayers(DomainError):
-    code = "not_enough_players"
+class NotEnoughPlayers(DomainError, code="not_enough_players"): ...
 
 
-class SeatingImpossible(DomainError):
-    code = "seating_impossible"
+class SeatingImpossible(DomainError, code="seating_impossible"): ...
 
 
 ROUND_NOT_EDITABLE = _("Round %(number)s is already %(status)s; its seating can no longer change.")
@@ -24,46 +21,35 @@ NOT_ENOUGH_PLAYERS = _("Only %(count)s players are checked in; a table needs at 
 # --- Rounds, seating edits and bankers ---------------------------------------------------
 
 
-class StaleVersion(Conflict):
+class StaleVersion(Conflict, code="stale_version"):
     """A seating edit based on an older version: never merged, always refused."""
 
-    code = "stale_version"
+
+class InvalidTransition(Conflict, code="invalid_transition"): ...
 
 
-class InvalidTransition(Conflict):
-    code = "invalid_transition"
+class TournamentNotRunning(Conflict, code="tournament_not_running"): ...
 
 
-class TournamentNotRunning(Conflict):
-    code = "tournament_not_running"
+class RoundNotComplete(Conflict, code="round_not_complete"): ...
 
 
-class RoundNotComplete(Conflict):
-    code = "round_not_complete"
+class TournamentClosedForRounds(Conflict, code="tournament_closed_for_rounds"): ...
 
 
-class TournamentClosedForRounds(Conflict):
-    code = "tournament_closed_for_rounds"
+class InvalidSeatingEdit(DomainError, code="invalid_seating_edit"): ...
 
 
-class InvalidSeatingEdit(DomainError):
-    code = "invalid_seating_edit"
+class TableSizeViolation(DomainError, code="table_size"): ...
 
 
-class TableSizeViolation(DomainError):
-    code = "table_size"
+class BankerUnavailable(DomainError, code="banker_unavailable"): ...
 
 
-class BankerUnavailable(DomainError):
-    code = "banker_unavailable"
+class InvalidUsername(DomainError, code="invalid_username"): ...
 
 
-class InvalidUsername(DomainError):
-    code = "invalid_username"
-
-
-class RoundComplete(Conflict):
-    code = "round_complete"
+class RoundComplete(Conflict, code="round_complete"): ...
 
 
 STALE_VERSION = _(
@@ -123,8 +109,42 @@ INVALID_USERNAME = _(
 )
 
 
-class InvalidForm(DomainError):
-    code = "invalid_form"
+class InvalidForm(DomainError, code="invalid_form"): ...
 
 
 INVALID_FORM = _("Please check these fields: %(fields)s.")
+
+
+class UnknownAccount(DomainError, code="unknown_account"): ...
+
+
+class AccountExists(Conflict, code="account_exists"): ...
+
+
+class LastOrganizer(Conflict, code="last_organizer"): ...
+
+
+UNKNOWN_ACCOUNT = _(
+    "There is no active account “%(username)s”. Tick “create a new account” to make one."
+)
+ACCOUNT_EXISTS = _("The account “%(username)s” exists already: appoint it instead.")
+LAST_ORGANIZER = _("A tournament keeps at least one organizer: appoint another one first.")
+
+
+
+# --- Alternates (standbys who replace a no-show before a round starts) --------------------
+
+
+class AlternateRefused(DomainError, code="alternate_refused"): ...
+
+
+NOT_AN_ALTERNATE = _("%(player)s is not on the list of alternates.")
+NO_ALTERNATE_LEFT = _("No alternate is left to replace %(player)s.")
+ALTERNATE_RANK_INVALID = _("An alternate's rank is a whole number from 1 to %(maximum)s.")
+ALTERNATE_SEATED = _(
+    "%(player)s is seated in round %(number)s and cannot become an alternate for it."
+)
+REPLACE_TOO_LATE = _(
+    "Round %(number)s has started: a no-show is replaced before a round starts, never during "
+    "a game."
+)

@@ -28,10 +28,18 @@ def _help(model, name: str) -> Any:
     return model._meta.get_field(name).help_text
 
 
+def _setting(field_class, name: str, **options: Any) -> forms.Field:
+    """The form field of the tournament's setting ``name``: label and help text as the model
+    says, unless ``options`` say otherwise."""
+    options.setdefault("label", _label(Tournament, name))
+    options.setdefault("help_text", _help(Tournament, name))
+    return field_class(**options)
+
+
 class TournamentForm(forms.Form):
     """All settings of a tournament. Frozen settings are disabled once it runs."""
 
-    name = forms.CharField(label=_label(Tournament, "name"), max_length=200)
+    name = _setting(forms.CharField, "name", max_length=200)
     slug = forms.SlugField(
         label=_("Short name for addresses"),
         max_length=60,
@@ -39,64 +47,56 @@ class TournamentForm(forms.Form):
             "Letters, digits and -, e.g. karlsruhe-2026; the public page is /t/<short name>/."
         ),
     )
-    date = forms.DateField(
-        label=_label(Tournament, "date"),
-        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    date = _setting(
+        forms.DateField, "date", widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
     )
-    venue = forms.CharField(label=_label(Tournament, "venue"), max_length=200, required=False)
-    ruleset = forms.ChoiceField(
-        label=_label(Tournament, "ruleset"), choices=tournaments.ruleset_choices
-    )
-    board = forms.ChoiceField(label=_label(Tournament, "board"), choices=tournaments.board_choices)
-    table_size = forms.IntegerField(
-        label=_label(Tournament, "table_size"),
-        min_value=2,
-        max_value=8,
+    venue = _setting(forms.CharField, "venue", max_length=200, required=False)
+    ruleset = _setting(forms.ChoiceField, "ruleset", choices=tournaments.ruleset_choices)
+    board = _setting(forms.ChoiceField, "board", choices=tournaments.board_choices)
+    table_size = _setting(
+        forms.IntegerField, "table_size", min_value=2, max_value=8,
         help_text=_("Usually 6; 4 for some formats. Short tables have one player less."),
     )
-    preliminary_rounds = forms.IntegerField(
-        label=_label(Tournament, "preliminary_rounds"),
-        min_value=0,
+    larger_tables = _setting(forms.BooleanField, "larger_tables", required=False)
+    preliminary_rounds = _setting(
+        forms.IntegerField, "preliminary_rounds", min_value=0,
         max_value=tournaments.MAX_PRELIMINARY_ROUNDS,
     )
-    format = forms.ChoiceField(
-        label=_label(Tournament, "format"), choices=Tournament.Format.choices
+    format = _setting(forms.ChoiceField, "format", choices=Tournament.Format.choices)
+    final_decides = _setting(forms.BooleanField, "final_decides", required=False)
+    placement_points = _setting(forms.CharField, "placement_points")
+    finalists = _setting(forms.IntegerField, "finalists", min_value=0)
+    time_limit_minutes = _setting(
+        forms.IntegerField, "time_limit_minutes", required=False, min_value=1,
+        max_value=tournaments.MAX_MINUTES, help_text=_("Empty: the ruleset's."),
     )
-    final_decides = forms.BooleanField(
-        label=_label(Tournament, "final_decides"),
-        required=False,
-        help_text=_help(Tournament, "final_decides"),
+    auction_stop_minutes = _setting(
+        forms.IntegerField, "auction_stop_minutes", required=False, min_value=1,
+        max_value=tournaments.MAX_MINUTES, help_text=_("Empty: the ruleset's."),
     )
-    placement_points = forms.CharField(
-        label=_label(Tournament, "placement_points"),
-        help_text=_help(Tournament, "placement_points"),
-    )
-    finalists = forms.IntegerField(
-        label=_label(Tournament, "finalists"), min_value=0, help_text=_help(Tournament, "finalists")
-    )
-    time_limit_minutes = forms.IntegerField(
-        label=_label(Tournament, "time_limit_minutes"),
-        required=False,
-        min_value=1,
-        max_value=tournaments.MAX_MINUTES,
-        help_text=_("Empty: the ruleset's."),
-    )
-    auction_stop_minutes = forms.IntegerField(
-        label=_label(Tournament, "auction_stop_minutes"),
-        required=False,
-        min_value=1,
-        max_value=tournaments.MAX_MINUTES,
-        help_text=_("Empty: the ruleset's."),
-    )
-    time_limit_mode = forms.ChoiceField(
-        label=_label(Tournament, "time_limit_mode"),
-        required=False,
+    time_limit_mode = _setting(
+        forms.ChoiceField, "time_limit_mode", required=False, help_text="",
         choices=[("", _("As the ruleset says")), *Tournament.TimeLimitMode.choices],
     )
-    results_public_immediately = forms.BooleanField(
-        label=_label(Tournament, "results_public_immediately"),
+    results_public_immediately = _setting(
+        forms.BooleanField, "results_public_immediately", required=False
+    )
+    strict_cash = _setting(forms.BooleanField, "strict_cash", required=False)
+    public_base_url = _setting(
+        forms.CharField, "public_base_url", required=False, max_length=200,
+        widget=forms.URLInput(attrs={"placeholder": "https://…", "inputmode": "url"}),
+    )
+    retention_months = forms.IntegerField(
+        label=_label(Tournament, "retention_months"),
         required=False,
-        help_text=_help(Tournament, "results_public_immediately"),
+        min_value=1,
+        max_value=240,
+        help_text=_help(Tournament, "retention_months"),
+    )
+    search_engines_may_index = forms.BooleanField(
+        label=_label(Tournament, "search_engines_may_index"),
+        required=False,
+        help_text=_help(Tournament, "search_engines_may_index"),
     )
 
     def __init__(self, *args: Any, tournament: Tournament | None = None, **kwargs: Any) -> None:
@@ -104,12 +104,25 @@ class TournamentForm(forms.Form):
         if tournament is not None and "initial" not in kwargs:
             kwargs["initial"] = initial_from(tournament)
         super().__init__(*args, **kwargs)
+        if tournament is None:  # creating: a format preset may fill in the settings
+            self.fields["preset"] = forms.ChoiceField(
+                label=_("Format preset"),
+                required=False,
+                choices=tournaments.preset_choices,
+                help_text=_(
+                    "Official tournament: time-limit rules, the round of turns finished at "
+                    "time, tables of 4 (and 5), placement points 5-4-3-2-1, total assets break "
+                    "ties, three rounds and a final table of 4. Replaces the settings below."
+                ),
+            )
+            self.order_fields(["name", "slug", "date", "venue", "preset"])
         choices = [("", "—"), *Tournament.TieBreak.choices]
         for slot in range(1, TIE_BREAK_SLOTS + 1):
             self.fields[f"tie_break_{slot}"] = forms.ChoiceField(
                 label=_("Tie-break %(number)s") % {"number": slot},
                 choices=choices,
                 required=slot == 1,
+                widget=forms.Select(attrs={"data-exclusive": "tie-breaks"}),
             )
         if tournament is not None and tournament.status in tournaments.FROZEN_STATES:
             for name in tournaments.FROZEN_WHEN_RUNNING:
@@ -145,14 +158,29 @@ class TournamentForm(forms.Form):
         ]
         data["tie_breaks"] = [key for key in data["tie_breaks"] if key]
         data["time_limit_mode"] = data.get("time_limit_mode") or ""
+        if "preset" in data:
+            data["preset"] = data["preset"] or ""
         return data
+
+    def _tie_break_slot(self, code: str) -> str:
+        """The slot a tie-break problem belongs to: a repeated choice at its second slot."""
+        if code == "tie_break_duplicate":
+            seen: set[str] = set()
+            for slot in range(1, TIE_BREAK_SLOTS + 1):
+                key = self.cleaned_data.get(f"tie_break_{slot}")
+                if key and key in seen:
+                    return f"tie_break_{slot}"
+                seen.add(key)
+        return "tie_break_1"
 
     def add_problems(self, error: tournaments.SettingsInvalid) -> None:
         """Show a service's refusal next to the fields it names."""
         for problem in error.problems:
             target = problem.field
             if target == "tie_breaks":
-                target = "tie_break_1"
+                target = self._tie_break_slot(problem.code)
+            if target not in self.fields and "preset" in self.fields and self.data.get("preset"):
+                target = "preset"
             self.add_error(target if target in self.fields else None, str(problem.text))
 
 

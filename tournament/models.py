@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import secrets
+
 from django.conf import settings
 from django.db import models
 from django.db.models.functions import Lower
@@ -12,6 +14,34 @@ from django.utils.translation import gettext_lazy as _
 #: forms and serializers refuse larger ones (a lookup with one is an error on SQLite).
 MAX_ID = 2**63 - 1
 MAX_TABLE_NUMBER = 32767
+
+
+def account_reference(verbose_name, **options) -> models.ForeignKey:
+    """Who did something to a row (counted, confirmed, recorded …): the row outlives the
+    account, and the account keeps no reverse accessor."""
+    return models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=verbose_name,
+        **options,
+    )
+
+
+class InTournament:
+    """A row of one tournament: its audit log entries name that tournament
+    (``tournament.audit`` reads ``get_additional_data()``). ``tournament_path`` is the path of
+    attributes from the row to the tournament's id."""
+
+    tournament_path = "tournament_id"
+
+    def get_additional_data(self) -> dict:
+        value = self
+        for name in self.tournament_path.split("."):
+            value = getattr(value, name)
+        return {"tournament": value}
 
 
 class Club(models.Model):
@@ -60,7 +90,9 @@ class TieBreak(models.TextChoices):
     LOT = "lot", _("Lot (recorded seeded draw)")
 
 
-class Tournament(models.Model):
+class Tournament(InTournament, models.Model):
+    tournament_path = "pk"
+
     Format = Format
     TimeLimitMode = TimeLimitMode
     TieBreak = TieBreak
@@ -78,6 +110,14 @@ class Tournament(models.Model):
     ruleset = models.CharField(_("ruleset"), max_length=40, default="karlsruhe")
     board = models.CharField(_("board"), max_length=40, default="classic-de")
     table_size = models.PositiveSmallIntegerField(_("table size"), default=6)
+    larger_tables = models.BooleanField(
+        _("tables of the size or one more"),
+        default=False,
+        help_text=_(
+            "Where the numbers do not divide, some tables get one player more (official "
+            "tournament rules: tables of 4, and 5) instead of one less."
+        ),
+    )
     preliminary_rounds = models.PositiveSmallIntegerField(_("preliminary rounds"), default=3)
     status = models.CharField(
         _("status"), max_length=20, choices=Status.choices, default=Status.DRAFT
@@ -129,6 +169,39 @@ class Tournament(models.Model):
         blank=True,
         help_text=_("Empty: as the ruleset says."),
     )
+    strict_cash = models.BooleanField(
+        _("strict cash tracking"),
+        default=False,
+        help_text=_(
+            "Every payment is booked (ledger mode): a payment beyond a player's cash is refused "
+            "instead of only warned about. Applies to games started afterwards."
+        ),
+    )
+    public_base_url = models.URLField(
+        _("public address"),
+        max_length=200,
+        blank=True,
+        help_text=_(
+            "How phones in the hall reach this site, e.g. https://meisterschaft.example.org; "
+            "QR codes and links on prints use it. Empty: the address the print page was "
+            "opened with."
+        ),
+    )
+    # --- Players' data (DSGVO) -------------------------------------------------------------
+    retention_months = models.PositiveSmallIntegerField(
+        _("keep players' data (months)"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Months after the tournament day when its players are anonymized (names, clubs, "
+            "e-mail and notes replaced; results stay). Empty: kept until erased by hand."
+        ),
+    )
+    search_engines_may_index = models.BooleanField(
+        _("search engines may index the public pages"),
+        default=False,
+        help_text=_("Off: the public pages ask search engines not to list them (noindex)."),
+    )
     winner = models.ForeignKey(
         "Player",
         on_delete=models.SET_NULL,
@@ -157,7 +230,18 @@ class Tournament(models.Model):
         return reverse("public:tournament", kwargs={"slug": self.slug})
 
 
-class Player(models.Model):
+
+#: A player's personal code: letters and digits nobody confuses (no 0/O, 1/I/L), 8 of them:
+#: 31^8 ≈ 8.5·10^11 codes, so a guess finds nobody. Printed as "KM7Q-4XPZ".
+PASS_CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+PASS_CODE_LENGTH = 8
+
+
+def new_pass_code() -> str:
+    return "".join(secrets.choice(PASS_CODE_ALPHABET) for _ in range(PASS_CODE_LENGTH))
+
+
+class Player(InTournament, models.Model):
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="players", verbose_name=_("tournament")
     )
@@ -177,10 +261,32 @@ class Player(models.Model):
         help_text=_("Without consent the public sees initials and club only."),
     )
     checked_in = models.BooleanField(_("checked in"), default=False)
+    alternate_rank = models.PositiveSmallIntegerField(
+        _("alternate (rank)"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "A standby, not seated: replaces a no-show before a round starts, the best-ranked "
+            "first."
+        ),
+    )
     dropped_out = models.BooleanField(_("dropped out"), default=False)
     dropped_out_at = models.DateTimeField(_("dropped out at"), null=True, blank=True)
     private_note = models.TextField(
         _("private note"), blank=True, help_text=_("Only organizers see this; never public.")
+    )
+    pass_code = models.CharField(
+        _("personal code"), max_length=PASS_CODE_LENGTH, unique=True, default=new_pass_code,
+        editable=False,
+        help_text=_("Opens the player's own page (where to sit, results) without a login. "
+                    "A new code makes the old one (and its printed card) useless."),
+    )
+    erased_at = models.DateTimeField(
+        _("anonymized"),
+        null=True,
+        blank=True,
+        help_text=_("Name, club, e-mail and note were replaced by a pseudonym (on request or "
+                    "after the retention period); the results stay."),
     )
     created_at = models.DateTimeField(_("registered"), auto_now_add=True)
 
@@ -191,6 +297,15 @@ class Player(models.Model):
         constraints = [
             models.UniqueConstraint(
                 "tournament", Lower("name"), name="player_name_unique_per_tournament"
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "alternate_rank"],
+                condition=models.Q(alternate_rank__isnull=False),
+                name="player_alternate_rank_unique",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(alternate_rank__isnull=True) | models.Q(alternate_rank__gte=1),
+                name="player_alternate_rank_gte_1",
             ),
         ]
         indexes = [models.Index(fields=["tournament", "checked_in", "dropped_out"])]
@@ -212,7 +327,7 @@ class Player(models.Model):
         return f"{self.initials} ({club})" if club else self.initials
 
 
-class Round(models.Model):
+class Round(InTournament, models.Model):
     class Kind(models.TextChoices):
         PRELIMINARY = "preliminary", _("Preliminary round")
         FINAL = "final", _("Final")
@@ -255,8 +370,10 @@ class Round(models.Model):
         return f"{self.tournament} – {self.get_kind_display()} {self.number}"
 
 
-class Table(models.Model):
+class Table(InTournament, models.Model):
     """One table of a round: up to six players and a banker who does not play."""
+
+    tournament_path = "round.tournament_id"
 
     round = models.ForeignKey(
         Round, on_delete=models.CASCADE, related_name="tables", verbose_name=_("round")
@@ -284,8 +401,10 @@ class Table(models.Model):
         return f"{self.round} – {_('Table')} {self.number}"
 
 
-class Seat(models.Model):
+class Seat(InTournament, models.Model):
     """A player's place at a table; ``position`` is the turn order (1 starts)."""
+
+    tournament_path = "round.tournament_id"
 
     round = models.ForeignKey(
         Round, on_delete=models.CASCADE, related_name="seats", verbose_name=_("round")
@@ -312,12 +431,14 @@ class Seat(models.Model):
         return f"{self.table}: {self.position}. {self.player}"
 
 
-class BankerLink(models.Model):
+class BankerLink(InTournament, models.Model):
     """A private, table-bound, revocable link that opens a table's console without a password.
 
     The URL carries a signed token naming the table and this link's nonce; revoking sets
     ``revoked_at`` and the link stops working at once.
     """
+
+    tournament_path = "table.round.tournament_id"
 
     table = models.ForeignKey(
         Table, on_delete=models.CASCADE, related_name="banker_links", verbose_name=_("table")
@@ -331,6 +452,12 @@ class BankerLink(models.Model):
         verbose_name=_("banker"),
     )
     nonce = models.CharField(_("nonce"), max_length=32, unique=True)
+    # The previous round's link of the same banker at the same table number: its printed card
+    # keeps working for this table (a new card prints only where something changed).
+    carried_from = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="carried_to",
+        verbose_name=_("carried over from"),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
 
@@ -354,3 +481,79 @@ class BankerLink(models.Model):
     @property
     def is_live(self) -> bool:
         return self.revoked_at is None
+
+
+class StaffRole(InTournament, models.Model):
+    """A person's authority in one tournament; only a superuser reaches every tournament.
+
+    A person may hold several roles in one tournament (an organizer who is also head referee).
+    The banker role puts an account on the tournament's banker list; the table it banks in a
+    round is ``Table.banker``.
+    """
+
+    class Role(models.TextChoices):
+        ORGANIZER = "organizer", _("Organizer")
+        DESK = "desk", _("Desk")
+        HEAD_REFEREE = "head_referee", _("Head referee")
+        BANKER = "banker", _("Banker")
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="staff", verbose_name=_("tournament")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="staff_roles",
+        verbose_name=_("account"),
+    )
+    role = models.CharField(_("role"), max_length=20, choices=Role.choices)
+    created_at = models.DateTimeField(_("appointed"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "role", "user__username"]
+        verbose_name = _("staff role")
+        verbose_name_plural = _("staff roles")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "user", "role"], name="staff_role_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} – {self.get_role_display()} ({self.tournament})"
+
+
+class Incident(InTournament, models.Model):
+    """A head referee's ruling on a player's conduct (lending money, rent deals, …).
+
+    Levels escalate: note → warning → point deduction → disqualification. Deductions are
+    subtracted in the standings; a disqualification also drops the player out.
+    """
+
+    class Level(models.TextChoices):
+        NOTE = "note", _("Note")
+        WARNING = "warning", _("Warning")
+        DEDUCTION = "deduction", _("Point deduction")
+        DISQUALIFICATION = "disqualification", _("Disqualification")
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="incidents", verbose_name=_("tournament")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="incidents", verbose_name=_("player")
+    )
+    level = models.CharField(_("level"), max_length=20, choices=Level.choices)
+    points = models.PositiveSmallIntegerField(_("points deducted"), default=0)
+    round_number = models.PositiveSmallIntegerField(_("round"), null=True, blank=True)
+    table_number = models.PositiveSmallIntegerField(_("table"), null=True, blank=True)
+    note = models.TextField(_("what happened"))
+    recorded_by = account_reference(_("recorded by"))
+    recorded_at = models.DateTimeField(_("recorded"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "player", "recorded_at"]
+        verbose_name = _("incident")
+        verbose_name_plural = _("incidents")
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.get_level_display()}"

@@ -14,13 +14,23 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Min, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from config.errors import Conflict, DomainError
 
-from .models import Club, Player, Round, Seat, Tournament
+from . import audit, names
+from .models import (
+    PASS_CODE_ALPHABET,
+    PASS_CODE_LENGTH,
+    Club,
+    Player,
+    Round,
+    Seat,
+    Tournament,
+    new_pass_code,
+)
 
 Status = Tournament.Status
 
@@ -31,28 +41,22 @@ EMAIL_MAX = Player._meta.get_field("email").max_length
 # --------------------------------------------------------------------------- errors
 
 
-class PlayerInvalid(DomainError):
+class PlayerInvalid(DomainError, code="player_invalid"):
     """A player's data cannot be saved; ``field`` names the input."""
-
-    code = "player_invalid"
 
     def __init__(self, message: Any, *, field: str, code: str, params: dict | None = None):
         self.field = field
         super().__init__(message, code=code, params=params)
 
 
-class PlayerNameTaken(Conflict):
-    code = "player_name_taken"
+class PlayerNameTaken(Conflict, code="player_name_taken"): ...
 
 
-class PlayersLocked(Conflict):
+class PlayersLocked(Conflict, code="players_locked"):
     """The tournament's status does not allow this change to its players."""
 
-    code = "players_locked"
 
-
-class CheckInRefused(Conflict):
-    code = "check_in_refused"
+class CheckInRefused(Conflict, code="check_in_refused"): ...
 
 
 NAME_MISSING = _("The player needs a name.")
@@ -78,6 +82,15 @@ def clean_name(value: str | None) -> str:
     return " ".join((value or "").split())
 
 
+def valid_email(email: str) -> bool:
+    """An address Django accepts and the database column holds."""
+    try:
+        validate_email(email)
+    except ValidationError:
+        return False
+    return len(email) <= EMAIL_MAX
+
+
 def _check_fields(*, name: str, club_name: str, email: str) -> None:
     if not name:
         raise PlayerInvalid(NAME_MISSING, field="name", code="player_name_missing")
@@ -95,15 +108,10 @@ def _check_fields(*, name: str, club_name: str, email: str) -> None:
             code="player_club_too_long",
             params={"length": len(club_name), "max": CLUB_MAX},
         )
-    if email:
-        try:
-            validate_email(email)
-            if len(email) > EMAIL_MAX:
-                raise ValidationError("too long")
-        except ValidationError:
-            raise PlayerInvalid(
-                EMAIL_INVALID, field="email", code="player_email_invalid", params={"email": email}
-            ) from None
+    if email and not valid_email(email):
+        raise PlayerInvalid(
+            EMAIL_INVALID, field="email", code="player_email_invalid", params={"email": email}
+        )
 
 
 def _check_not_finished(tournament: Tournament) -> None:
@@ -254,6 +262,38 @@ def check_in(*, player: Player) -> Player:
 
 
 @transaction.atomic
+def renew_pass_code(*, player: Player) -> Player:
+    """A new personal code: the old one (a lost card, a code seen by someone else) stops
+    opening the player's page at once. The desk prints a new card."""
+    player = _locked(player)
+    player.pass_code = new_pass_code()
+    while Player.objects.filter(pass_code=player.pass_code).exists():
+        player.pass_code = new_pass_code()
+    player.save(update_fields=["pass_code"])
+    return player
+
+
+def normal_pass_code(text: str) -> str:
+    """As typed ("km7q-4xpz", "KM7Q 4XPZ") → as stored ("KM7Q4XPZ"); case and dashes ignored."""
+    return "".join(char for char in (text or "").upper() if char.isalnum())[:PASS_CODE_LENGTH * 2]
+
+
+def player_by_pass_code(code: str) -> Player | None:
+    """The player a personal code opens (any tournament), or None for an unknown or renewed
+    code. A read: never writes."""
+    code = normal_pass_code(code)
+    if len(code) != PASS_CODE_LENGTH or any(c not in PASS_CODE_ALPHABET for c in code):
+        return None
+    return (Player.objects.filter(pass_code=code).select_related("tournament", "club")
+            .first())
+
+
+def pass_code_display(code: str) -> str:
+    """ "KM7Q4XPZ" → "KM7Q-4XPZ" (printed and shown, easy to read out)."""
+    return f"{code[:4]}-{code[4:]}" if len(code) == PASS_CODE_LENGTH else code
+
+
+@transaction.atomic
 def undo_check_in(*, player: Player) -> Player:
     """Take back a check-in made by mistake; refused once the player sat at a fixed seating."""
     player = _locked(player)
@@ -283,9 +323,10 @@ def drop_out(*, player: Player) -> Player:
     player = _locked(player)
     _check_not_finished(player.tournament)
     if not player.dropped_out:
-        player.dropped_out = True
-        player.dropped_out_at = timezone.now()
-        player.save(update_fields=["dropped_out", "dropped_out_at"])
+        with audit.action(tournament=player.tournament_id, actor=None, what="player.drop"):
+            player.dropped_out = True
+            player.dropped_out_at = timezone.now()
+            player.save(update_fields=["dropped_out", "dropped_out_at"])
     return player
 
 
@@ -294,10 +335,28 @@ def undo_drop_out(*, player: Player) -> Player:
     player = _locked(player)
     _check_not_finished(player.tournament)
     if player.dropped_out:
-        player.dropped_out = False
-        player.dropped_out_at = None
-        player.save(update_fields=["dropped_out", "dropped_out_at"])
+        with audit.action(tournament=player.tournament_id, actor=None, what="player.undo_drop"):
+            player.dropped_out = False
+            player.dropped_out_at = None
+            player.save(update_fields=["dropped_out", "dropped_out_at"])
     return player
+
+
+PLAYER_SEATED = _(
+    "%(name)s has been seated in a round and cannot be deleted; let them drop out instead."
+)
+
+
+@transaction.atomic
+def delete_player(*, player: Player) -> str:
+    """A player entered by mistake goes, as long as they were never seated; returns the name."""
+    player = _locked(player)
+    if player.seats.exists():
+        raise Conflict(PLAYER_SEATED, code="player_seated", params={"name": player.name})
+    name = player.name
+    with audit.action(tournament=player.tournament_id, actor=None, what="player.delete"):
+        player.delete()
+    return name
 
 
 # --------------------------------------------------------------------------- reads
@@ -327,27 +386,68 @@ def desk_counts(tournament: Tournament) -> DeskCounts:
 SHOW_ALL, SHOW_MISSING, SHOW_CHECKED_IN = "all", "missing", "checked_in"
 
 
-def search_players(
-    tournament: Tournament, query: str = "", *, show: str = SHOW_ALL
-) -> QuerySet[Player]:
-    """Players whose name or club contains every word of ``query`` (case-insensitive)."""
-    players = tournament.players.select_related("club")
-    for word in query.split()[:6]:
-        players = players.filter(
-            Q(name__icontains=word)
-            | Q(club__name__icontains=word)
-            | Q(club__short_name__icontains=word)
-        )
+def _shown(tournament: Tournament, show: str) -> QuerySet[Player]:
+    players = tournament.players.all()
     if show == SHOW_MISSING:
         players = players.filter(checked_in=False, dropped_out=False)
     elif show == SHOW_CHECKED_IN:
         players = players.filter(checked_in=True, dropped_out=False)
-    return players.order_by("name", "pk")
+    return players
+
+
+def _matching(players: QuerySet[Player], query: str) -> list[tuple[int, str]]:
+    """(pk, name) of the players whose name or club contains every word of ``query``,
+    German-folded ("weiss" finds Weiß, "Mueller" Müller). SQL's LIKE cannot fold ß or umlauts,
+    so the match runs in Python over four short columns (1,200 players: a few ms)."""
+    words = " ".join(query.split()[:6])
+    rows = players.values_list("pk", "name", "club__name", "club__short_name")
+    return [
+        (pk, name)
+        for pk, name, club, short in rows
+        if not words or names.matches(words, name, club or "", short or "")
+    ]
+
+
+def search_players(
+    tournament: Tournament, query: str = "", *, show: str = SHOW_ALL
+) -> QuerySet[Player]:
+    """Players whose name or club contains every word of ``query`` (German-folded)."""
+    players = _shown(tournament, show)
+    found = [pk for pk, _name in _matching(players, query)]
+    return players.filter(pk__in=found).select_related("club")
 
 
 def desk_rows(
     tournament: Tournament, query: str = "", *, show: str = SHOW_ALL, limit: int = 100
 ) -> tuple[list[Player], bool]:
-    """At most ``limit`` matching players (one query) and whether there were more."""
-    rows = list(search_players(tournament, query, show=show)[: limit + 1])
-    return rows[:limit], len(rows) > limit
+    """At most ``limit`` matching players in German order (DIN 5007), and whether there were
+    more. Two queries: the names to match and sort, then the rows shown."""
+    found = sorted(_matching(_shown(tournament, show), query),
+                   key=lambda row: names.sort_key(row[1]))
+    shown = [pk for pk, _name in found[:limit]]
+    by_pk = Player.objects.select_related("club").in_bulk(shown)
+    return [by_pk[pk] for pk in shown if pk in by_pk], len(found) > limit
+
+
+def next_open_round(tournament: Tournament) -> int:
+    """The first round whose seating is not made yet: where a player entering now sits first."""
+    seated = tournament.rounds.exclude(status=Round.Status.DRAFT).order_by("-number").first()
+    return seated.number + 1 if seated else 1
+
+
+def mark_seated_from(tournament: Tournament, rows: list[Player]) -> list[Player]:
+    """Sets ``seated_from`` on each row: the round the player sits first (their first seat, or
+    the next open round for a present player without one); ``None`` for round 1 regulars."""
+    first = dict(
+        Seat.objects.filter(player__in=rows)
+        .values("player")
+        .annotate(first=Min("round__number"))
+        .values_list("player", "first")
+    )
+    opening = next_open_round(tournament)
+    for player in rows:
+        number = first.get(player.pk)
+        if number is None and player.checked_in and not player.dropped_out and opening > 1:
+            number = opening
+        player.seated_from = number if number and number > 1 else None
+    return rows

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import User
 from django.db.models import Count, Prefetch, Q, QuerySet
 
-from .models import BankerLink, Player, Round, Seat, Table, Tournament
+from .models import BankerLink, Player, Round, Seat, StaffRole, Table, Tournament
 
 
 def public_tournaments() -> QuerySet[Tournament]:
@@ -29,6 +29,30 @@ def current_round(tournament: Tournament) -> Round | None:
     return (
         tournament.rounds.exclude(status=Round.Status.DRAFT).order_by("-number").first()
     )
+
+
+#: Rounds the public sees: seated and locked rounds are the organizers' until they start.
+PUBLIC_ROUND_STATUSES = (Round.Status.RUNNING, Round.Status.COMPLETE)
+
+
+def public_round(tournament: Tournament) -> Round | None:
+    """The round the public pages show: the newest that has started (a seated round that has
+    not started yet is not public: its tables say nothing yet, and its seating is announced
+    in the hall)."""
+    return (
+        tournament.rounds.filter(status__in=PUBLIC_ROUND_STATUSES).order_by("-number").first()
+    )
+
+
+def round_is_public(round_: Round) -> bool:
+    return round_.status in PUBLIC_ROUND_STATUSES
+
+
+def results_held(round_: Round) -> bool:
+    """With “results public at once” off, places, net worth and standings of a round stay
+    hidden from the public until the round is closed: on every public page and in the API."""
+    return (not round_.tournament.results_public_immediately
+            and round_.status != Round.Status.COMPLETE)
 
 
 def tables_with_seats(round_: Round) -> QuerySet[Table]:
@@ -54,9 +78,9 @@ def tables_banked_by(user: User) -> QuerySet[Table]:
 
 
 def active_players(tournament: Tournament) -> list[Player]:
-    """Players who can be seated: checked in and not dropped out."""
+    """Players who can be seated: checked in, not dropped out, not a standby (alternate)."""
     return list(
-        tournament.players.filter(checked_in=True, dropped_out=False)
+        tournament.players.filter(checked_in=True, dropped_out=False, alternate_rank=None)
         .select_related("club")
         .order_by("pk")
     )
@@ -364,13 +388,14 @@ def tables_with_links(round_: Round) -> QuerySet[Table]:
     )
 
 
-def banker_candidates() -> QuerySet[User]:
-    """Users who may bank: active, in the Bankers group or already banking a table."""
-    from .roles import BANKERS_GROUP
-
+def banker_candidates(tournament: Tournament) -> QuerySet[User]:
+    """Accounts that may bank in this tournament: its bankers and those banking one of its tables."""
     return (
         User.objects.filter(is_active=True)
-        .filter(Q(groups__name=BANKERS_GROUP) | Q(banked_tables__isnull=False))
+        .filter(
+            Q(staff_roles__tournament=tournament, staff_roles__role=StaffRole.Role.BANKER)
+            | Q(banked_tables__round__tournament=tournament)
+        )
         .distinct()
         .order_by("username")
     )

@@ -20,25 +20,9 @@ class TournamentSerializer(serializers.ModelSerializer):
     class Meta:
         model = Tournament
         fields = [
-            "slug",
-            "name",
-            "date",
-            "venue",
-            "status",
-            "status_label",
-            "ruleset",
-            "board",
-            "table_size",
-            "preliminary_rounds",
-            "format",
-            "final_decides",
-            "placement_points",
-            "tie_breaks",
-            "finalists",
-            "time_limit_minutes",
-            "auction_stop_minutes",
-            "time_limit_mode",
-            "results_public_immediately",
+            "slug", "name", "date", "venue", "status", "status_label",
+            # every setting, in the settings page's order
+            *(f for f in tournaments.SETTINGS_FIELDS if f not in ("name", "slug", "date", "venue")),
             "winner",
         ]
         read_only_fields = fields
@@ -85,6 +69,13 @@ class TournamentWriteSerializer(serializers.Serializer):
         help_text=_("Empty: as the ruleset says."),
     )
     results_public_immediately = serializers.BooleanField(required=False)
+    strict_cash = serializers.BooleanField(required=False)
+    public_base_url = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    retention_months = serializers.IntegerField(
+        min_value=1, max_value=240, required=False, allow_null=True,
+        help_text=_("Months after the tournament day when its players are anonymized."),
+    )
+    search_engines_may_index = serializers.BooleanField(required=False)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -177,31 +168,30 @@ class ImportResultSerializer(serializers.Serializer):
 # --------------------------------------------------------------------------- errors (docs)
 
 
-class DomainErrorSerializer(serializers.Serializer):
+class MessageSerializer(serializers.Serializer):
+    """A stable code and the message in both languages."""
+
+    code = serializers.CharField()
+    message_de = serializers.CharField()
+    message_en = serializers.CharField()
+
+
+class DomainErrorSerializer(MessageSerializer):
     """Every refused request: a stable code and the message in both languages."""
 
-    code = serializers.CharField()
     detail = serializers.CharField()
-    message_de = serializers.CharField()
-    message_en = serializers.CharField()
 
 
-class LineErrorSerializer(serializers.Serializer):
+class LineErrorSerializer(MessageSerializer):
     line = serializers.IntegerField()
-    code = serializers.CharField()
-    message_de = serializers.CharField()
-    message_en = serializers.CharField()
 
 
 class CsvImportErrorSerializer(DomainErrorSerializer):
     errors = LineErrorSerializer(many=True)
 
 
-class SettingProblemSerializer(serializers.Serializer):
+class SettingProblemSerializer(MessageSerializer):
     field = serializers.CharField()
-    code = serializers.CharField()
-    message_de = serializers.CharField()
-    message_en = serializers.CharField()
 
 
 class SettingsErrorSerializer(DomainErrorSerializer):

@@ -18,31 +18,17 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.contrib.auth.models import Group, Permission, User
-from django.contrib.auth.validators import UnicodeUsernameValidator
-from django.core.exceptions import ValidationError
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from . import banker_links, errors, selectors
-from .models import BankerLink, Player, Round, Seat, Table, Tournament
-from .roles import BANKERS_GROUP
+from . import audit, banker_links, errors, selectors, staff
+from .models import BankerLink, Player, Round, Seat, StaffRole, Table, Tournament
 
 logger = logging.getLogger(__name__)
 
-ORGANIZERS_GROUP = "Organizers"
-ORGANIZER_APPS = ("tournament", "referee", "scoring")
-
 #: The smallest table a game can be played at, whatever ``min_size`` says.
 SMALLEST_TABLE = 2
-
-
-def ensure_role_groups() -> tuple[Group, Group]:
-    """Organizers may change everything of the three apps in the admin; bankers nothing there."""
-    organizers, _ = Group.objects.get_or_create(name=ORGANIZERS_GROUP)
-    bankers, _ = Group.objects.get_or_create(name=BANKERS_GROUP)
-    organizers.permissions.set(Permission.objects.filter(content_type__app_label__in=ORGANIZER_APPS))
-    return organizers, bankers
 
 
 def active_players(*, tournament: Tournament) -> list[Player]:
@@ -130,8 +116,15 @@ def default_seed(round_: Round) -> int:
     return int.from_bytes(hashlib.sha256(key).digest()[:4], "big")
 
 
+def largest_table(tournament: Tournament) -> int:
+    """The most players a table of this tournament seats (one more with ``larger_tables``)."""
+    return tournament.table_size + (1 if tournament.larger_tables else 0)
+
+
 def _min_size(tournament: Tournament, min_size: int | None) -> int:
     if min_size is None:
+        if tournament.larger_tables:
+            return tournament.table_size
         return max(SMALLEST_TABLE, tournament.table_size - 1)
     if not SMALLEST_TABLE <= min_size <= tournament.table_size:
         raise errors.InvalidSeatingEdit(
@@ -176,6 +169,11 @@ def seat_round_outcome(
         for tables in previous_rounds_tables(tournament=tournament, before=round_.number)
     ]
     seed = default_seed(round_) if seed is None else seed
+    # Tables of the size or one more: as long as the numbers allow it (a small final may not).
+    larger = tournament.larger_tables and min_size is None
+    if larger and len(players) % tournament.table_size > len(players) // tournament.table_size:
+        larger = False
+        minimum = max(SMALLEST_TABLE, tournament.table_size - 1)
     try:
         result = seat_rounds(
             players=[player.pk for player in players],
@@ -185,7 +183,8 @@ def seat_round_outcome(
             history=history,
             seed=seed,
             seconds=seconds,
-            min_size=minimum,
+            min_size=None if larger else minimum,
+            larger=larger,
         )
     except SeatingError as exc:
         raise errors.SeatingImpossible(str(exc)) from exc
@@ -212,6 +211,7 @@ def seat_round_outcome(
             for position, player_id in enumerate(order, start=1)
         )
     Seat.objects.bulk_create(seats)
+    carry_over_bankers(round_=round_, tables=tables)
     round_.status = Round.Status.SEATED
     _bump(round_, "status")
     logger.info(
@@ -225,6 +225,41 @@ def seat_round_outcome(
         repeated_pairs=result.repeated_pairs,
         same_club_pairs=result.same_club_pairs,
     )
+
+
+def carry_over_bankers(*, round_: Round, tables: Sequence[Table]) -> list[Table]:
+    """By default a banker keeps the same table number in the next round (and gets a link);
+    the organizer changes whom they like. Returns the tables that got their banker this way."""
+    previous = (
+        Round.objects.filter(tournament_id=round_.tournament_id, number__lt=round_.number)
+        .order_by("-number").first()
+    )
+    if previous is None:
+        return []
+    before = dict(
+        Table.objects.filter(round=previous, banker__isnull=False)
+        .values_list("number", "banker_id")
+    )
+    busy = {t.banker_id for t in tables if t.banker_id}
+    old_links = {
+        (link.table.number, link.banker_id): link
+        for link in BankerLink.objects.filter(
+            table__round=previous, revoked_at__isnull=True
+        ).select_related("table")
+    }
+    carried = []
+    for table in tables:
+        banker_id = before.get(table.number)
+        if table.banker_id is None and banker_id and banker_id not in busy:
+            Table.objects.filter(pk=table.pk).update(banker_id=banker_id)
+            table.banker_id = banker_id
+            busy.add(banker_id)
+            banker_links.issue_link(  # the printed card of the last round opens this table
+                table=table, banker=table.banker,
+                carried_from=old_links.get((table.number, banker_id)),
+            )
+            carried.append(table)
+    return carried
 
 
 def seat_round(
@@ -250,20 +285,23 @@ def seat_round(
 @transaction.atomic
 def lock_round(*, round_: Round, version: int | None = None) -> Round:
     """Freeze the seating: no more swaps, moves or re-seating (unless unlocked before start)."""
-    round_ = _locked_round(round_)
-    _check_version(round_, version)
-    _require_status(round_, {Round.Status.SEATED}, refusal=errors.CANNOT_LOCK)
-    round_.status = Round.Status.LOCKED
-    return _bump(round_, "status")
+    return _seating_status(round_, version, Round.Status.SEATED, Round.Status.LOCKED,
+                           refusal=errors.CANNOT_LOCK)
 
 
 @transaction.atomic
 def unlock_round(*, round_: Round, version: int | None = None) -> Round:
     """Back to seated, for a correction the organizer notices before the round starts."""
+    return _seating_status(round_, version, Round.Status.LOCKED, Round.Status.SEATED,
+                           refusal=errors.CANNOT_UNLOCK)
+
+
+def _seating_status(round_: Round, version: int | None, current: str, new: str, *,
+                    refusal) -> Round:
     round_ = _locked_round(round_)
     _check_version(round_, version)
-    _require_status(round_, {Round.Status.LOCKED}, refusal=errors.CANNOT_UNLOCK)
-    round_.status = Round.Status.SEATED
+    _require_status(round_, {current}, refusal=refusal)
+    round_.status = new
     return _bump(round_, "status")
 
 
@@ -340,6 +378,12 @@ def swap_players(*, round_: Round, a: int, b: int, version: int) -> Round:
     Seat.objects.filter(pk=seat_a.pk).update(position=0)
     Seat.objects.filter(pk=seat_b.pk).update(table_id=table_a, position=position_a)
     Seat.objects.filter(pk=seat_a.pk).update(table_id=table_b, position=position_b)
+    number_a, number_b = seat_a.table.number, seat_b.table.number
+    audit.note(
+        tournament=round_.tournament_id, actor=None, what="seating.swap", obj=round_,
+        fallback=True, changes={_player_label(a): [f"T{number_a}", f"T{number_b}"],
+                                _player_label(b): [f"T{number_b}", f"T{number_a}"]},
+    )
     return _bump(round_)
 
 
@@ -352,6 +396,22 @@ def move_player(
     Table sizes stay between ``min_size`` (default ``table_size - 1``) and ``table_size``.
     """
     round_ = _editable_round(round_, version)
+    return _move_seat(round_, player=player, to_table=to_table, min_size=min_size)
+
+
+@transaction.atomic
+def move_player_with_ruling(*, round_: Round, player: int, to_table: int) -> Round:
+    """The head referee's move, also in a locked or running round; the caller (``referee``)
+    has checked that neither table's game has begun and records the reason."""
+    round_ = _locked_round(round_)
+    _require_status(
+        round_, {Round.Status.SEATED, Round.Status.LOCKED, Round.Status.RUNNING},
+        refusal=errors.CANNOT_EDIT,
+    )
+    return _move_seat(round_, player=player, to_table=to_table, min_size=None)
+
+
+def _move_seat(round_: Round, *, player: int, to_table: int, min_size: int | None) -> Round:
     tournament = round_.tournament
     minimum = _min_size(tournament, min_size)
     seat = _seat_of(round_, player)
@@ -372,7 +432,7 @@ def move_player(
     target_ok, source_ok = selectors.check_move_sizes(
         source=len(source_seats),
         target=len(target_positions),
-        table_size=tournament.table_size,
+        table_size=largest_table(tournament),
         min_size=minimum,
         smallest=SMALLEST_TABLE,
     )
@@ -382,7 +442,7 @@ def move_player(
             params={
                 "table": target.number,
                 "size": len(target_positions) + 1,
-                "maximum": tournament.table_size,
+                "maximum": largest_table(tournament),
             },
         )
     if not source_ok:
@@ -397,33 +457,28 @@ def move_player(
     for rest in source_seats:
         if rest.position > seat.position:
             Seat.objects.filter(pk=rest.pk).update(position=rest.position - 1)
+    audit.note(
+        tournament=round_.tournament_id, actor=None, what="seating.move", obj=round_,
+        fallback=True, changes={_player_label(player): [f"T{source.number}", f"T{target.number}"]},
+    )
     return _bump(round_)
 
 
 # --- Bankers -----------------------------------------------------------------------------------
 
 
-def get_or_create_banker(*, username: str) -> User:
+def get_or_create_banker(*, username: str, tournament: Tournament) -> User:
     """The user called ``username`` (any case), created on the fly as a banker if new.
 
     A new banker gets no usable password: the private table link is how they sign in.
     """
-    username = (username or "").strip()
-    try:
-        if not username or len(username) > 150:
-            raise ValidationError("length")
-        UnicodeUsernameValidator()(username)
-    except ValidationError as exc:
-        raise errors.InvalidUsername(
-            errors.INVALID_USERNAME, params={"username": username[:160]}
-        ) from exc
+    username = staff.clean_username(username)
     user = User.objects.filter(username__iexact=username).first()
     if user is None:
         user = User(username=username)
         user.set_unusable_password()
         user.save()
-    _, bankers = ensure_role_groups()
-    user.groups.add(bankers)
+    staff.ensure_role(tournament=tournament, user=user, role=StaffRole.Role.BANKER)
     return user
 
 
@@ -452,8 +507,9 @@ def assign_banker(*, table: Table, banker: User | None) -> Table:
     table.banker = banker
     table.save(update_fields=["banker"])
     if banker is not None:
-        _, bankers = ensure_role_groups()
-        banker.groups.add(bankers)
+        staff.ensure_role(
+            tournament=round_.tournament, user=banker, role=StaffRole.Role.BANKER
+        )
     if changed:
         banker_links.revoke_link(table=table)
         if banker is not None:
@@ -467,4 +523,15 @@ def issue_link(*, table: Table, banker: User | None = None) -> BankerLink:
 
 
 def revoke_link(*, table: Table) -> int:
-    return banker_links.revoke_link(table=table)
+    """Revoke the table's live link (saved row by row, so the audit log keeps before → after)."""
+    links = list(BankerLink.objects.filter(table=table, revoked_at__isnull=True))
+    with audit.action(tournament=table.round.tournament_id, actor=None, what="link.revoke"):
+        for link in links:
+            link.revoked_at = timezone.now()
+            link.save(update_fields=["revoked_at"])
+    return len(links)
+
+
+def restore_link(*, table: Table) -> BankerLink | None:
+    with audit.action(tournament=table.round.tournament_id, actor=None, what="link.restore"):
+        return banker_links.restore_link(table=table)

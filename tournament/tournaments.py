@@ -1,6 +1,6 @@
-"""Tournament settings and the tournament's state machine (writes; keyword arguments only).
+"""Tournament settings (writes; keyword arguments only).
 
-Draft → registration → running → finished, plus registration → draft while no round exists.
+The state machine (draft → registration → running → finished) is in :mod:`tournament.lifecycle`.
 Settings that seating or scoring depend on are frozen once the tournament runs. Every refusal is
 a :class:`~config.errors.DomainError` with a stable code and a message that names the rule.
 
@@ -11,6 +11,7 @@ The rules engine (``referee.rules``) is imported lazily and only here, in
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,7 +24,8 @@ from django.utils.translation import gettext_lazy as _
 
 from config.errors import Conflict, DomainError
 
-from .models import Round, Tournament
+from . import placement
+from .models import Tournament
 
 Status = Tournament.Status
 
@@ -99,8 +101,22 @@ def effective_times(tournament: Tournament) -> dict[str, Any]:
 # --------------------------------------------------------------------------- errors
 
 
+class Worded:
+    """A reason in words: ``message`` with its ``params``, in the language it is shown in."""
+
+    message: Any
+    params: dict[str, Any]
+
+    @property
+    def text(self) -> Any:
+        return lazy_format(self.message, self.params)
+
+    def message_in(self, language: str) -> str:
+        return _in_language(self.text, language)
+
+
 @dataclass(frozen=True)
-class Problem:
+class Problem(Worded):
     """One broken setting: the field, a stable code and a bilingual message."""
 
     field: str
@@ -108,15 +124,9 @@ class Problem:
     message: Any
     params: dict[str, Any] = field(default_factory=dict)
 
-    @property
-    def text(self) -> Any:
-        return lazy_format(self.message, self.params)
 
-
-class SettingsInvalid(DomainError):
+class SettingsInvalid(DomainError, code="tournament_settings_invalid"):
     """One or more settings cannot be honoured; ``problems`` lists each with its field."""
-
-    code = "tournament_settings_invalid"
 
     def __init__(self, problems: list[Problem]) -> None:
         self.problems = problems
@@ -141,14 +151,7 @@ class SettingsInvalid(DomainError):
         return data
 
 
-class SettingsFrozen(Conflict):
-    code = "tournament_settings_frozen"
-
-
-class TransitionRefused(Conflict):
-    """A status change the state machine does not allow; the specific code names the rule."""
-
-    code = "tournament_transition_refused"
+class SettingsFrozen(Conflict, code="tournament_settings_frozen"): ...
 
 
 def _in_language(text: Any, language: str) -> str:
@@ -163,101 +166,6 @@ SETTINGS_FROZEN = _(
     "These settings can no longer change: %(fields)s. The tournament is %(status)s, and seating "
     "and scoring depend on them."
 )
-STATUS_UNKNOWN = _("There is no tournament status “%(to)s”.")
-STATUS_UNCHANGED = _("The tournament is already %(status)s.")
-TRANSITION_NOT_ALLOWED = _(
-    "A tournament cannot go from %(from)s to %(to)s. From %(from)s it can only go to: %(allowed)s."
-)
-TRANSITION_FINAL = _("A finished tournament is final; its status cannot change any more.")
-HAS_ROUNDS = _("The tournament cannot go back to draft: %(count)s round(s) exist already.")
-NOT_ENOUGH_PLAYERS = _(
-    "The tournament cannot start with %(count)s checked-in player(s); a table needs at least "
-    "%(minimum)s."
-)
-ROUND_OPEN = _(
-    "The tournament cannot finish while round %(number)s is %(status)s; close that round first."
-)
-
-# --------------------------------------------------------------------------- the state machine
-
-#: The allowed moves, as data. Guards (rounds, players) are checked in :func:`transition`.
-TRANSITIONS: dict[str, tuple[str, ...]] = {
-    Status.DRAFT: (Status.REGISTRATION,),
-    Status.REGISTRATION: (Status.DRAFT, Status.RUNNING),
-    Status.RUNNING: (Status.FINISHED,),
-    Status.FINISHED: (),
-}
-
-#: Rounds in these states are being played (or about to be): the tournament cannot finish.
-OPEN_ROUND_STATES = (Round.Status.LOCKED, Round.Status.RUNNING)
-
-
-def allowed_transitions(tournament: Tournament) -> list[tuple[str, Any]]:
-    """(status, label) of the moves the state machine allows from the tournament's status."""
-    return [(to, Status(to).label) for to in TRANSITIONS.get(tournament.status, ())]
-
-
-def minimum_players(tournament: Tournament) -> int:
-    """Fewest checked-in players a round can be seated with (a short table of size - 1)."""
-    return max(2, tournament.table_size - 1)
-
-
-@transaction.atomic
-def transition(*, tournament: Tournament, to: str) -> Tournament:
-    """Move the tournament to status ``to`` or raise :class:`TransitionRefused`."""
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    current = tournament.status
-    if to not in Status.values:
-        raise TransitionRefused(STATUS_UNKNOWN, code="tournament_status_unknown", params={"to": to})
-    if to == current:
-        raise TransitionRefused(
-            STATUS_UNCHANGED,
-            code="tournament_status_unchanged",
-            params={"status": Status(current).label},
-        )
-    allowed = TRANSITIONS[current]
-    if not allowed:
-        raise TransitionRefused(TRANSITION_FINAL, code="tournament_finished")
-    if to not in allowed:
-        raise TransitionRefused(
-            TRANSITION_NOT_ALLOWED,
-            code="tournament_transition_not_allowed",
-            params={
-                "from": Status(current).label,
-                "to": Status(to).label,
-                "allowed": lazy_join([Status(s).label for s in allowed], ", "),
-            },
-        )
-    if current == Status.REGISTRATION and to == Status.DRAFT:
-        count = tournament.rounds.count()
-        if count:
-            raise TransitionRefused(
-                HAS_ROUNDS, code="tournament_has_rounds", params={"count": count}
-            )
-    if to == Status.RUNNING:
-        count = tournament.players.filter(checked_in=True, dropped_out=False).count()
-        minimum = minimum_players(tournament)
-        if count < minimum:
-            raise TransitionRefused(
-                NOT_ENOUGH_PLAYERS,
-                code="tournament_not_enough_players",
-                params={"count": count, "minimum": minimum},
-            )
-    if to == Status.FINISHED:
-        open_round = (
-            tournament.rounds.filter(status__in=OPEN_ROUND_STATES).order_by("number").first()
-        )
-        if open_round is not None:
-            raise TransitionRefused(
-                ROUND_OPEN,
-                code="tournament_round_open",
-                params={"number": open_round.number, "status": open_round.get_status_display()},
-            )
-    tournament.status = to
-    tournament.save(update_fields=["status"])
-    return tournament
-
-
 # --------------------------------------------------------------------------- settings
 
 #: Every setting an organizer edits (status, winner and lot seed change by other means).
@@ -269,6 +177,7 @@ SETTINGS_FIELDS = (
     "ruleset",
     "board",
     "table_size",
+    "larger_tables",
     "preliminary_rounds",
     "format",
     "final_decides",
@@ -279,13 +188,20 @@ SETTINGS_FIELDS = (
     "auction_stop_minutes",
     "time_limit_mode",
     "results_public_immediately",
+    "strict_cash",
+    "public_base_url",
+    "retention_months",
+    "search_engines_may_index",
 )
+
+RETENTION_MAX_MONTHS = 240
 
 #: Settings that seating or scoring depend on: frozen once the tournament runs.
 FROZEN_WHEN_RUNNING = (
     "ruleset",
     "board",
     "table_size",
+    "larger_tables",
     "format",
     "final_decides",
     "placement_points",
@@ -297,10 +213,7 @@ FROZEN_STATES = (Status.RUNNING, Status.FINISHED)
 RESERVED_SLUGS = frozenset({"new"})
 MAX_PRELIMINARY_ROUNDS = 20
 MAX_MINUTES = 600
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+_PUBLIC_ADDRESS = re.compile(r"https?://[A-Za-z0-9.\-\[\]:]+(:\d{1,5})?/?")
 
 
 def validate_settings(values: Mapping[str, Any], *, tournament: Tournament | None = None) -> None:
@@ -310,6 +223,14 @@ def validate_settings(values: Mapping[str, Any], *, tournament: Tournament | Non
     def problem(name: str, code: str, message: Any, /, **params: Any) -> None:
         problems.append(Problem(name, code, message, params))
 
+    retention = values.get("retention_months")
+    if retention is not None and (
+        isinstance(retention, bool) or not isinstance(retention, int)
+        or not 1 <= retention <= RETENTION_MAX_MONTHS
+    ):
+        problem("retention_months", "retention_invalid",
+                _("Keep players' data: a number of months from 1 to %(max)s, or empty."),
+                max=RETENTION_MAX_MONTHS)
     name = (values.get("name") or "").strip()
     if not name:
         problem("name", "name_missing", _("The tournament needs a name."))
@@ -367,13 +288,9 @@ def validate_settings(values: Mapping[str, Any], *, tournament: Tournament | Non
             known=", ".join(boards),
         )
 
-    table_size = values.get("table_size")
-    if not _is_int(table_size) or not 2 <= table_size <= 8:
-        problem("table_size", "table_size_invalid", _("A table seats between 2 and 8 players."))
-        table_size = None
-    elif defaults and not defaults["players_min"] <= table_size <= defaults["players_max"]:
+    def ruleset_size_problem(field: str, size: int) -> None:
         problem(
-            "table_size",
+            field,
             "table_size_ruleset",
             _(
                 "The ruleset “%(ruleset)s” plays with %(min)s to %(max)s players per table, "
@@ -382,11 +299,18 @@ def validate_settings(values: Mapping[str, Any], *, tournament: Tournament | Non
             ruleset=ruleset_key,
             min=defaults["players_min"],
             max=defaults["players_max"],
-            size=table_size,
+            size=size,
         )
 
+    table_size = values.get("table_size")
+    if not placement.is_whole(table_size) or not 2 <= table_size <= 8:
+        problem("table_size", "table_size_invalid", _("A table seats between 2 and 8 players."))
+        table_size = None
+    elif defaults and not defaults["players_min"] <= table_size <= defaults["players_max"]:
+        ruleset_size_problem("table_size", table_size)
+
     rounds = values.get("preliminary_rounds")
-    if not _is_int(rounds) or not 0 <= rounds <= MAX_PRELIMINARY_ROUNDS:
+    if not placement.is_whole(rounds) or not 0 <= rounds <= MAX_PRELIMINARY_ROUNDS:
         problem(
             "preliminary_rounds",
             "preliminary_rounds_invalid",
@@ -402,13 +326,21 @@ def validate_settings(values: Mapping[str, Any], *, tournament: Tournament | Non
             key=values.get("format"),
         )
 
-    _check_points(values.get("placement_points"), table_size, problem)
-    _check_tie_breaks(values.get("tie_breaks"), problem)
+    largest = table_size + 1 if table_size and values.get("larger_tables") else table_size
+    if (
+        largest != table_size
+        and defaults
+        and largest is not None
+        and largest > defaults["players_max"]
+    ):
+        ruleset_size_problem("larger_tables", largest)
+    placement.check_points(values.get("placement_points"), largest, problem)
+    placement.check_tie_breaks(values.get("tie_breaks"), problem)
 
     finalists = values.get("finalists")
-    if not _is_int(finalists) or finalists < 2:
+    if not placement.is_whole(finalists) or finalists < 2:
         problem("finalists", "finalists_invalid", _("The final needs at least 2 players."))
-    elif values.get("final_decides") and table_size and finalists > table_size:
+    elif values.get("final_decides") and largest and finalists > largest:
         problem(
             "finalists",
             "finalists_exceed_table",
@@ -416,13 +348,13 @@ def validate_settings(values: Mapping[str, Any], *, tournament: Tournament | Non
                 "When the final decides, the final is one table: at most %(size)s players, "
                 "not %(count)s."
             ),
-            size=table_size,
+            size=largest,
             count=finalists,
         )
 
     for name_ in ("time_limit_minutes", "auction_stop_minutes"):
         minutes = values.get(name_)
-        if minutes is not None and (not _is_int(minutes) or not 1 <= minutes <= MAX_MINUTES):
+        if minutes is not None and (not placement.is_whole(minutes) or not 1 <= minutes <= MAX_MINUTES):
             problem(
                 name_,
                 "minutes_invalid",
@@ -436,8 +368,8 @@ def validate_settings(values: Mapping[str, Any], *, tournament: Tournament | Non
     limit = values.get("time_limit_minutes") or (defaults or {}).get("time_limit_minutes")
     stop = values.get("auction_stop_minutes") or (defaults or {}).get("auction_stop_minutes")
     if (
-        _is_int(limit)
-        and _is_int(stop)
+        placement.is_whole(limit)
+        and placement.is_whole(stop)
         and stop >= limit
         and not any(p.field in ("time_limit_minutes", "auction_stop_minutes") for p in problems)
     ):
@@ -447,6 +379,14 @@ def validate_settings(values: Mapping[str, Any], *, tournament: Tournament | Non
             _("The auction stop (%(stop)s min) must come before the time limit (%(limit)s min)."),
             stop=stop,
             limit=limit,
+        )
+
+    address = values.get("public_base_url") or ""
+    if address and not _PUBLIC_ADDRESS.fullmatch(str(address)):
+        problem(
+            "public_base_url",
+            "public_base_url_invalid",
+            _("The public address must look like https://host.example.org (no path)."),
         )
 
     mode = values.get("time_limit_mode") or ""
@@ -462,65 +402,6 @@ def validate_settings(values: Mapping[str, Any], *, tournament: Tournament | Non
         raise SettingsInvalid(problems)
 
 
-def _check_points(points: Any, table_size: int | None, problem) -> None:
-    if not isinstance(points, list | tuple) or not points or not all(_is_int(p) for p in points):
-        problem(
-            "placement_points",
-            "points_not_numbers",
-            _("Points per place must be whole numbers, e.g. 6,5,4,3,2,1."),
-        )
-        return
-    if any(p < 1 for p in points):
-        problem(
-            "placement_points",
-            "points_not_positive",
-            _("Points per place must be positive: %(points)s."),
-            points=",".join(map(str, points)),
-        )
-    if any(later > earlier for earlier, later in zip(points, points[1:], strict=False)):
-        problem(
-            "placement_points",
-            "points_increasing",
-            _("A better place cannot earn fewer points: %(points)s must not increase."),
-            points=",".join(map(str, points)),
-        )
-    if table_size and len(points) < table_size:
-        problem(
-            "placement_points",
-            "points_too_few",
-            _("Points are given for %(count)s places, but a table seats %(size)s players."),
-            count=len(points),
-            size=table_size,
-        )
-
-
-def _check_tie_breaks(keys: Any, problem) -> None:
-    if not isinstance(keys, list | tuple) or not keys:
-        problem("tie_breaks", "tie_breaks_missing", _("Choose at least one tie-break."))
-        return
-    known = set(Tournament.TieBreak.values)
-    unknown = [key for key in keys if key not in known]
-    if unknown:
-        problem(
-            "tie_breaks",
-            "tie_break_unknown",
-            _("There is no tie-break “%(key)s”. Known: %(known)s."),
-            key=unknown[0],
-            known=", ".join(Tournament.TieBreak.values),
-        )
-    seen: set[str] = set()
-    for key in keys:
-        if key in seen:
-            problem(
-                "tie_breaks",
-                "tie_break_duplicate",
-                _("The tie-break “%(name)s” is chosen twice; each may appear once."),
-                name=Tournament.TieBreak(key).label,
-            )
-            break
-        seen.add(key)
-
-
 def _settings_of(tournament: Tournament) -> dict[str, Any]:
     return {name: getattr(tournament, name) for name in SETTINGS_FIELDS}
 
@@ -532,6 +413,15 @@ def _normalise(values: dict[str, Any]) -> dict[str, Any]:
             out[name] = out[name].strip()
     if out.get("time_limit_mode") is None:
         out["time_limit_mode"] = ""
+    if out.get("public_base_url") is None:
+        out["public_base_url"] = ""
+    if isinstance(out.get("public_base_url"), str):
+        out["public_base_url"] = out["public_base_url"].strip().rstrip("/")
+    out["strict_cash"] = bool(out.get("strict_cash"))
+    out["larger_tables"] = bool(out.get("larger_tables"))
+    out["search_engines_may_index"] = bool(out.get("search_engines_may_index"))
+    if out.get("retention_months") in ("", 0):
+        out["retention_months"] = None
     for name in ("placement_points", "tie_breaks"):
         if isinstance(out.get(name), tuple):
             out[name] = list(out[name])
@@ -544,10 +434,57 @@ def _check_known(names: Iterable[str]) -> None:
         raise TypeError(f"not a tournament setting: {', '.join(sorted(unknown))}")
 
 
+#: Format presets offered when a tournament is created: settings that replace the form's.
+#: "official": the published official tournament rules — three preliminary rounds of about
+#: 90 minutes on the time-limit ruleset, at time the current round of turns is finished so
+#: that everyone has had as many turns; tables of 4, and 5 where the numbers do not divide;
+#: placement points (5 for a win down to 1 for 5th), total assets break ties; a final table
+#: of 4 decides; alternates replace no-shows before a round starts (see ``alternates``).
+PRESETS: dict[str, dict[str, Any]] = {
+    "official": {
+        "ruleset": "time-limit",
+        "board": "classic-de",
+        "table_size": 4,
+        "larger_tables": True,
+        "preliminary_rounds": 3,
+        "format": Tournament.Format.PLACEMENT_POINTS,
+        "placement_points": [5, 4, 3, 2, 1],
+        "tie_breaks": ["points", "net_worth_sum", "best_net_worth", "head_to_head", "lot"],
+        "final_decides": True,
+        "finalists": 4,
+        "time_limit_minutes": 90,
+        "auction_stop_minutes": None,
+        "time_limit_mode": Tournament.TimeLimitMode.FINISH_ROUND,
+    },
+}
+
+
+def preset_choices() -> list[tuple[str, Any]]:
+    return [("", _("None: the settings below")), ("official", _("Official tournament"))]
+
+
 @transaction.atomic
-def create_tournament(*, name: str, slug: str, date: dt.date, **settings: Any) -> Tournament:
-    """Create a draft tournament; omitted settings take the model's (or the ruleset's) defaults."""
+def create_tournament(
+    *, name: str, slug: str, date: dt.date, preset: str = "", **settings: Any
+) -> Tournament:
+    """Create a draft tournament; omitted settings take the model's (or the ruleset's) defaults.
+
+    ``preset`` (a key of :data:`PRESETS`) replaces the settings it names.
+    """
     _check_known(settings)
+    if preset:
+        if preset not in PRESETS:
+            raise SettingsInvalid(
+                [
+                    Problem(
+                        "preset",
+                        "preset_unknown",
+                        _("There is no format preset “%(key)s”."),
+                        {"key": preset},
+                    )
+                ]
+            )
+        settings.update(PRESETS[preset])
     tournament = Tournament(name=name, slug=slug, date=date)
     ruleset_key = settings.get("ruleset", tournament.ruleset)
     defaults = ruleset_defaults(ruleset_key) if isinstance(ruleset_key, str) else None

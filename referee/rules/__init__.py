@@ -19,7 +19,7 @@ Playing (``engine``)
     ``.check(event)``, ``.extend(events)``, ``.state``, ``.events``, ``.voided``, ``.status``
     (``setup``/``running``/``final_round``/``finished``), ``.end_reason``, ``.to_record()``;
     ``GameState`` (``.snapshot()``, ``.game_time(at)``); ``check_event(state, event)``;
-    ``EVENT_TYPES``, ``PROJECT_EVENT_TYPES`` (``end``), ``BANK``.
+    ``EVENT_TYPES``, ``PROJECT_EVENT_TYPES`` (``end``, ``on_turn``, ``turn_played``), ``BANK``.
 Refusals (``errors``, ``codes``)
     ``RuleViolation`` (``.code``, ``.index``, ``.event``, ``.message_de``, ``.message_en``,
     ``.line(lang)``), ``RecordError``, ``RefereeError``, ``CODES`` (the catalogue).
@@ -46,7 +46,8 @@ from .board import (
     load_board,
 )
 from .codes import CODES
-from .engine import BANK, EVENT_TYPES, PROJECT_EVENT_TYPES, Game, GameState, check_event
+from .contract import BANK, EVENT_TYPES, FORMAT, PROJECT_EVENT_TYPES
+from .engine import Game, check_event
 from .errors import RecordError, RefereeError, RuleViolation
 from .queries import (
     NetWorth,
@@ -62,7 +63,7 @@ from .queries import (
     standings,
     unowned_deeds,
 )
-from .record import FORMAT, Record, parse_record, replay, replay_result
+from .record import Record, parse_record, replay, replay_result
 from .rulesets import (
     RULESETS,
     BuildingShortage,
@@ -73,6 +74,7 @@ from .rulesets import (
     WinnerRule,
     get_ruleset,
 )
+from .state import GameState
 
 __all__ = [
     "BANK",

@@ -144,6 +144,17 @@ class Board:
         "group_members",
         "lowest_house_cost",
     )
+    # Set once in __init__ (through object.__setattr__: the board is immutable).
+    key: str
+    name: str
+    money_scale: int
+    squares: tuple[Square, ...]
+    deeds: tuple[Square, ...]
+    groups: Mapping[str, tuple[str, ...]]
+    _by_key: Mapping[str, Square]
+    _deeds: Mapping[str, Square]
+    group_members: Mapping[str, tuple[str, ...]]
+    lowest_house_cost: int
 
     def __init__(
         self, squares: Iterable[Square], *, key: str, name: str = "", money_scale: int = 1

@@ -36,6 +36,10 @@ CODES: dict[str, Text] = {
         "{deed} ist keine Straße – nur Straßen werden bebaut",
         "{deed} is not a street — only streets take buildings",
     ),
+    "amount_too_large": Text(
+        "Der Betrag in „{field}“ ist zu groß: höchstens {maximum}, nicht {value}",
+        "the amount in '{field}' is too large: at most {maximum}, not {value}",
+    ),
     "bad_amount": Text(
         "Der Betrag in „{field}“ muss eine ganze Zahl ab {minimum} sein, nicht {value}",
         "the amount in '{field}' must be a whole number of at least {minimum}, not {value}",
@@ -209,6 +213,22 @@ CODES: dict[str, Text] = {
     ),
     "already_final_round": Text(
         "Die letzte Runde läuft bereits", "the final round is already being played"
+    ),
+    "not_final_round_turn": Text(
+        "Wer am Zug ist, zählt nur in der letzten Runde nach dem Zeitlimit",
+        "turns are only marked in the final round after the time limit",
+    ),
+    "final_turns_unknown": Text(
+        "Erst festhalten, wer beim Zeitlimit am Zug war",
+        "first record who was on turn at the time limit",
+    ),
+    "final_turns_known": Text(
+        "Wer beim Zeitlimit am Zug war, ist schon festgehalten",
+        "who was on turn at the time limit is already recorded",
+    ),
+    "not_their_turn": Text(
+        "{player} ist nicht dran – als Nächstes spielt {expected} den letzten Zug",
+        "{player} is not next: {expected} plays their last turn first",
     ),
     "not_final_round": Text(
         "„end“ schließt nur die letzte Runde nach dem Zeitlimit ab",

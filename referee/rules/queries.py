@@ -3,13 +3,15 @@ what a player may do now. All take a ``GameState`` (or a ``Game``) and change no
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from .board import Square
-from .engine import BANK, Game, GameState, check_event
+from .contract import BANK
+from .engine import Game, check_event
 from .errors import RuleViolation
 from .rulesets import MortgagedGroupRent
+from .state import GameState
 
 __all__ = [
     "NetWorth",
@@ -126,13 +128,7 @@ class NetWorth:
         return self.cash + self.deeds + self.mortgaged + self.houses + self.hotels
 
     def as_dict(self) -> dict[str, int]:
-        return {
-            "cash": self.cash,
-            "deeds": self.deeds,
-            "mortgaged": self.mortgaged,
-            "houses": self.houses,
-            "hotels": self.hotels,
-        }
+        return asdict(self)
 
 
 def net_worth(state: GameState | Game, player: str) -> NetWorth:
@@ -168,13 +164,8 @@ class Standing:
     breakdown: NetWorth
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "player": self.player,
-            "place": self.place,
-            "bankrupt": self.bankrupt,
-            "net_worth": self.net_worth,
-            "breakdown": self.breakdown.as_dict(),
-        }
+        """The fields in order, the breakdown as a dict of its own."""
+        return asdict(self)
 
 
 def standings(state: GameState | Game) -> list[Standing]:

@@ -6,19 +6,21 @@ to the envelope: ``overrides`` (tournament changes to the ruleset, as ``{paramet
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from .board import Board, get_board
-from .engine import FINISHED, Game, GameState
+from .contract import FINISHED, FORMAT
+from .engine import Game
 from .errors import RecordError
 from .queries import standings
 from .rulesets import Ruleset, get_ruleset
+from .state import GameState
 
 __all__ = ["FORMAT", "Record", "parse_record", "replay", "replay_result"]
 
-FORMAT = "monopoly-game-record/1"
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +37,16 @@ class Record:
         return Game(
             ruleset=self.ruleset, board=self.board, players=self.players, ledger=self.ledger
         )
+
+
+def _named(key: str, own: Mapping[str, T] | None, built_in: Callable[[str], T]) -> T:
+    """The organisers' own ruleset or board of that key, else the built-in one."""
+    if own and key in own:
+        return own[key]
+    try:
+        return built_in(key)
+    except KeyError as exc:
+        raise RecordError(str(exc.args[0])) from None
 
 
 def parse_record(
@@ -56,13 +68,7 @@ def parse_record(
     key = data.get("ruleset")
     if not isinstance(key, str):
         raise RecordError("ruleset must be the key of a ruleset")
-    if rulesets and key in rulesets:
-        ruleset = rulesets[key]
-    else:
-        try:
-            ruleset = get_ruleset(key)
-        except KeyError as exc:
-            raise RecordError(str(exc.args[0])) from None
+    ruleset = _named(key, rulesets, get_ruleset)
     overrides = data.get("overrides")
     if overrides is not None:
         if not isinstance(overrides, Mapping):
@@ -74,13 +80,7 @@ def parse_record(
     board_key = data.get("board", ruleset.default_board)
     if not isinstance(board_key, str):
         raise RecordError("board must be the key of a board")
-    if boards and board_key in boards:
-        board = boards[board_key]
-    else:
-        try:
-            board = get_board(board_key)
-        except KeyError as exc:
-            raise RecordError(str(exc.args[0])) from None
+    board = _named(board_key, boards, get_board)
     players = data.get("players")
     if not isinstance(players, list) or not players:
         raise RecordError("players must be a non-empty list of player identifiers")

@@ -63,7 +63,10 @@ class TimeLimitMode(enum.StrEnum):
     FINISH_ROUND = "finish_round"
 
 
-_MONEY_FIELDS = ("start_cash", "salary", "jail_fine", "auction_min_bid", "building_auction_min_bid")
+_MONEY_FIELDS = (
+    "start_cash", "salary", "jail_fine", "auction_min_bid", "building_auction_min_bid",
+    "max_amount",
+)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -82,6 +85,9 @@ class Ruleset:
     start_cash: int = 1500
     salary: int = 200
     jail_fine: int = 50
+    # The largest amount one event may carry (a payment, a count, a price, a trade's cash):
+    # a typo of many zeros is refused, and sums stay far inside 64-bit columns.
+    max_amount: int = 10_000_000
     # set-up
     deal_count: int = 0  # deeds dealt to each player at the start
     deals_paid: bool = True  # printed price paid to the bank at once
@@ -287,6 +293,7 @@ RULESETS: types.MappingProxyType[str, Ruleset] = types.MappingProxyType(
                 start_cash=30_000,
                 salary=4_000,
                 jail_fine=1_000,
+                max_amount=200_000_000,
                 default_board="classic-de-dm",
             ),
         )

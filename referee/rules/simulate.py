@@ -12,7 +12,8 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta, timezone
 from typing import Any, TypeVar
 
-from .engine import BANK, FINAL_ROUND, FINISHED, Game
+from .contract import BANK, FINAL_ROUND, FINISHED
+from .engine import Game
 from .errors import RuleViolation
 from .queries import legal_actions, unowned_deeds
 
@@ -120,6 +121,7 @@ def _pick(
     if action in ("build", "sell_building", "mortgage", "unmortgage"):
         return {"type": action, "deed": deed}
     if action == "auction":
+        assert deed is not None, "an auction is always for a deed"
         price = choose((s.rules.auction_min_bid, 10, 60, s.board.deed(deed).price))
         if choose((0, 0, 0, 1)):
             return {"type": "auction", "deed": deed, "winner": None, "price": 0}
@@ -130,6 +132,7 @@ def _pick(
             "price": max(price, s.rules.auction_min_bid),
         }
     if action == "trade":
+        assert deed is not None, "a trade always hands over a deed"
         # Prefer the player who owns the rest of the group: trades that build monopolies.
         group_owners = [s.owner[m] for m in s.board.group_members[deed] if s.owner.get(m) in others]
         taker = choose(group_owners) if group_owners and choose((0, 1)) else choose(others)
@@ -185,7 +188,7 @@ def random_game(
     left to record). With ``clock`` every event carries an ``at``, ``seconds_per_event`` apart."""
     if choose is None:
         rng = random.Random(seed)
-        choose = rng.choice  # type: ignore[assignment]
+        choose = rng.choice
     game = Game(ruleset=ruleset, board=board, players=players, ledger=ledger)
     start = datetime(2026, 11, 28, 14, 0, tzinfo=timezone(timedelta(hours=1)))
     tries = 0

@@ -2,7 +2,8 @@
 
 Documents (``DOCUMENTS``): ``scoresheets`` (one page per table), ``seating`` (by table),
 ``seating-names`` (alphabetical, for the entrance), ``cards`` (table cards with the banker's
-private link; organizers only), ``standings`` (after a round, public names) and
+private link; organizers only), ``slips`` (each table's confirmation code for its players;
+organizers only), ``standings`` (after a round, public names) and
 ``certificates`` (the first places).
 
 Every document is drawn page by page onto a :class:`~.stream.StreamingCanvas`, which writes each
@@ -19,11 +20,12 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 from django.utils import translation
+from django.utils.translation import gettext_lazy as _
 
 from tournament.models import Round, Tournament
 
-from . import cards, draw, scoresheet, seating, standings
-from .base import Context, Document, default_base_url
+from . import cards, draw, player_cards, scoresheet, seating, slips, standings
+from .base import Context, Document, default_base_url, is_loopback
 
 __all__ = [
     "DOCUMENTS",
@@ -34,23 +36,34 @@ __all__ = [
     "Rendered",
     "context_for",
     "default_base_url",
+    "is_loopback",
     "expected_pages",
     "filename",
     "render",
     "stream",
 ]
 
-DOCUMENTS: dict[str, Document] = {
-    document.key: document
-    for document in (
-        scoresheet.DOCUMENT,
-        seating.BY_TABLE,
-        seating.BY_NAME,
-        cards.DOCUMENT,
-        standings.DOCUMENT,
-        standings.CERTIFICATES,
-    )
-}
+# Every document in one table, in the print page's order: key, title, how it draws and counts
+# its pages, and what sets it apart (no round needed; organizers only; landscape; large rounds
+# made by the background task).
+DOCUMENTS: dict[str, Document] = {document.key: document for document in (
+    Document("scoresheets", _("Score sheets"), scoresheet.pages, scoresheet.count, batch=True),
+    Document("seating", _("Seating by table"), seating.table_pages, seating.table_count),
+    Document("seating-names", _("Seating by name"), seating.name_pages, seating.name_count),
+    Document("seating-names-staff", _("Seating by name (staff, full names)"),
+             seating.staff_name_pages, seating.name_count, private=True),
+    Document("cards", _("Table cards"), cards.pages, cards.count, private=True, batch=True),
+    Document("cards-changed", _("Table cards: only where something changed"),
+             cards.changed_pages, cards.changed_count, private=True, batch=True),
+    Document("slips", _("Code slips"), slips.pages, slips.count, private=True),
+    Document("standings", _("Standings"), standings.pages, standings.count, needs_round=False),
+    Document("certificates", _("Certificates"), standings.certificate_pages,
+             standings.certificate_count, needs_round=False, page=draw.PAGE_LANDSCAPE),
+    # private: the players' codes (the desk prints one player's card from the check-in desk)
+    Document("player-cards", _("Player cards"), player_cards.pages, player_cards.count,
+             needs_round=False, private=True),
+)}
+
 LANGUAGES = ("de", "en")
 
 
@@ -80,7 +93,7 @@ def context_for(document: str, *, tournament: Tournament, round_: Round | None =
     if top < 1:
         raise PrintError("top must be at least 1")
     return Context(tournament=tournament, round=round_, lang=lang,
-                   base_url=base_url or default_base_url(), top=top)
+                   base_url=base_url or tournament.public_base_url or default_base_url(), top=top)
 
 
 def expected_pages(document: str, ctx: Context) -> int:
@@ -99,7 +112,7 @@ def filename(document: str, ctx: Context) -> str:
 
 def _steps(document: Document, out: BinaryIO, ctx: Context) -> Iterator[None]:
     with translation.override(ctx.lang):
-        canvas = draw.new_canvas(out, title=f"{document.title()} · {ctx.tournament.name}",
+        canvas = draw.new_canvas(out, title=f"{document.title} · {ctx.tournament.name}",
                                  subject=ctx.round_label(), lang=ctx.lang, page=document.page)
     pages = document.pages(canvas, ctx)
     while True:

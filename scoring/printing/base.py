@@ -5,10 +5,12 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.urls import reverse
 from django.utils import formats, timezone
+from django.utils.functional import Promise as StrPromise
 from django.utils.translation import gettext as _
 
 from tournament.models import Round, Tournament
@@ -21,6 +23,15 @@ def default_base_url() -> str:
     unset or empty: the embedded default ``http://127.0.0.1:8000``."""
     configured = getattr(settings, "PUBLIC_BASE_URL", "") or "http://127.0.0.1:8000"
     return str(configured).rstrip("/")
+
+
+LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "0.0.0.0"})
+
+
+def is_loopback(base_url: str) -> bool:
+    """True when a phone in the hall could not open this address (it names this computer)."""
+    host = (urlsplit(base_url).hostname or "").lower()
+    return host in LOOPBACK_HOSTS or host.startswith("127.") or host.endswith(".localhost")
 
 
 @dataclass
@@ -71,6 +82,18 @@ def footer(canvas, ctx: Context, label: str, *, page=draw.PAGE) -> None:
     draw.text(canvas, width - draw.MARGIN, y, ctx.printed_label(), size=6.5, align="right")
 
 
+
+def end_page(canvas, ctx: Context, label: str, *, page=draw.PAGE) -> None:
+    """Every page ends with its footer; then it is finished (and, streaming, written out)."""
+    footer(canvas, ctx, label, page=page)
+    canvas.showPage()
+
+
+def no_tables(canvas, y: float) -> None:
+    """What a round's document says on its one page while no table is seated."""
+    draw.text(canvas, draw.MARGIN, y, _("No table is seated in this round yet."), size=11)
+
+
 @dataclass(frozen=True)
 class Document:
     """One kind of printout.
@@ -81,7 +104,7 @@ class Document:
     """
 
     key: str
-    title: Callable[[], str]
+    title: StrPromise  # lazy: in the language of the request or the print job
     pages: Callable[[object, Context], Iterator[None]]
     count: Callable[[Context], int]
     needs_round: bool = True

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from django.utils.translation import gettext as _
 
 from . import data, draw
-from .base import Context, Document, footer
+from .base import Context, end_page, no_tables
 
 W, H = draw.PAGE
 M = draw.MARGIN
@@ -21,10 +21,10 @@ CONTENT = W - 2 * M
 QR_SIZE = 230  # about 8 cm, quiet zone included
 
 
-def pages(canvas, ctx: Context) -> Iterator[None]:
+def pages(canvas, ctx: Context, *, changed_only: bool = False) -> Iterator[None]:
     label = _("Table card")
     printed = False
-    for card in data.cards(ctx.round):
+    for card in data.cards(ctx.round, changed_only=changed_only):
         printed = True
         top = H - M
         draw.text(canvas, W / 2, top - 18, ctx.tournament.name, size=12, bold=True,
@@ -33,6 +33,10 @@ def pages(canvas, ctx: Context) -> Iterator[None]:
         draw.text(canvas, W / 2, top - 90, _("Table"), size=40, bold=True, align="center")
         draw.text(canvas, W / 2, top - 290, str(card.number), size=200, bold=True,
                   align="center", max_width=CONTENT)
+        if card.players:
+            # Tables of 4 and 5 side by side (official rules): the players see which is theirs.
+            draw.text(canvas, W / 2, top - 330,
+                      _("%(count)s players") % {"count": card.players}, size=22, bold=True, align="center")
         # the private part
         y = M + 40
         draw.box(canvas, M, y, CONTENT, QR_SIZE + 90, line=1.2)
@@ -62,14 +66,16 @@ def pages(canvas, ctx: Context) -> Iterator[None]:
         for part in address:
             draw.text(canvas, tx, address_y, part, size=6.5)
             address_y -= 8
-        footer(canvas, ctx, _("%(label)s · Table %(table)s") % {"label": label,
+        end_page(canvas, ctx, _("%(label)s · Table %(table)s") % {"label": label,
                                                                  "table": card.number})
-        canvas.showPage()
         yield
     if not printed:
-        draw.text(canvas, M, H - M - 40, _("No table is seated in this round yet."), size=11)
-        footer(canvas, ctx, label)
-        canvas.showPage()
+        if changed_only and data.count_seated_tables(ctx.round):
+            draw.text(canvas, M, H - M - 40, _("Every table keeps its card from the last round: "
+                                               "nothing to print."), size=11)
+        else:
+            no_tables(canvas, H - M - 40)
+        end_page(canvas, ctx, label)
         yield
 
 
@@ -77,11 +83,10 @@ def count(ctx: Context) -> int:
     return max(1, data.count_seated_tables(ctx.round))
 
 
-DOCUMENT = Document(
-    key="cards",
-    title=lambda: _("Table cards"),
-    pages=pages,
-    count=count,
-    private=True,
-    batch=True,
-)
+def changed_pages(canvas, ctx: Context) -> Iterator[None]:
+    """Only the tables whose card changed since the previous round (``data.unchanged_cards``)."""
+    return pages(canvas, ctx, changed_only=True)
+
+
+def changed_count(ctx: Context) -> int:
+    return max(1, data.count_changed_cards(ctx.round))

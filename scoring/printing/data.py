@@ -23,8 +23,9 @@ from django.db.models import Count
 from referee import engine_cache, rules
 from referee import services as referee_services
 from referee.models import Game, GameResult, Placement
-from tournament import banker_links, services
+from tournament import banker_links, names, services
 from tournament.models import BankerLink, Round, Seat, Table
+from tournament.players import pass_code_display
 
 #: Tables read per query batch: bounded memory for any size of round.
 CHUNK = 50
@@ -73,6 +74,7 @@ class SheetData:
     ended_at: dt.datetime | None = None
     finished: bool = False
     result: str | None = None  # counted / confirmed / disputed
+    from_paper: bool = False  # the result was entered from the paper sheet (no console record)
     deeds: dict[str, DeedMark] = field(default_factory=dict)
     worth: dict[str, Worth] = field(default_factory=dict)
 
@@ -102,6 +104,19 @@ def ruleset_of(game: Game) -> rules.Ruleset:
 def seated_tables(round_: Round):
     return Table.objects.filter(round=round_).annotate(seat_count=Count("seats")).filter(
         seat_count__gt=0
+    )
+
+
+def largest_table(round_: Round) -> int:
+    """The most players at one table of the round (0 if none is seated)."""
+    return (
+        Seat.objects.filter(round=round_)
+        .values("table_id")
+        .annotate(n=Count("pk"))
+        .order_by("-n")
+        .values_list("n", flat=True)
+        .first()
+        or 0
     )
 
 
@@ -234,6 +249,7 @@ def score_sheets(round_: Round) -> Iterator[SheetData]:
                 ended_at=game.ended_at,
                 finished=game.status == Game.Status.FINISHED,
                 result=result.status if result is not None else None,
+                from_paper=bool(result is not None and result.from_paper),
             )
             if sheet.finished:
                 _prefill(sheet, game, placements.get(result.pk, []) if result else [])
@@ -263,30 +279,32 @@ class NameLine:
     club: str
     table: int
     seat: int
+    letter: str = ""  # the index letter: of the last name ("#" when not a letter)
+    code: str = ""  # the staff copy: the player's personal code (their own page)
 
 
-def sort_key(value: str) -> tuple[str, str]:
-    """German dictionary order (DIN 5007-1): ä sorts as a, ß as ss, case last."""
-    folded = value.casefold().replace("ß", "ss")
-    for plain, umlaut in (("a", "ä"), ("o", "ö"), ("u", "ü")):
-        folded = folded.replace(umlaut, plain)
-    return folded, value
-
-
-def seating_by_name(round_: Round) -> list[NameLine]:
-    """Every seated player, alphabetical by public name (one small row each)."""
+def seating_by_name(round_: Round, *, full_names: bool = False) -> list[NameLine]:
+    """Every seated player by last name (DIN 5007), shown "Müller, Anna" where the name may
+    be public (else initials and club, as on every public print); ``full_names``: the staff's
+    copy, everyone by full name."""
     rows = Seat.objects.filter(round=round_).select_related("player__club", "table")
-    lines = [
-        NameLine(
-            name=seat.player.public_name,
-            club=seat.player.club.label if seat.player.club_id and seat.player.club else "",
+    keyed = []
+    for seat in rows.iterator(chunk_size=500):
+        player = seat.player
+        public = full_names or player.public_name_consent
+        shown = names.last_name_first(player.name) if public else None
+        initial = names.sort_key(names.last_name(player.name))[0][:1].upper()
+        line = NameLine(
+            name=shown or player.public_name,
+            club=player.club.label if player.club_id and player.club else "",
             table=seat.table.number,
             seat=seat.position,
+            letter=initial if initial.isalpha() else "#",
+            code=pass_code_display(player.pass_code) if full_names else "",
         )
-        for seat in rows.iterator(chunk_size=500)
-    ]
-    lines.sort(key=lambda line: (sort_key(line.name), line.table, line.seat))
-    return lines
+        keyed.append(((names.last_name_key(player.name), line.table, line.seat), line))
+    keyed.sort(key=lambda item: item[0])
+    return [line for _key, line in keyed]
 
 
 @dataclass(frozen=True)
@@ -294,6 +312,7 @@ class CardData:
     number: int
     banker: str
     link: str  # site-relative path of the live banker link
+    players: int = 0  # seated at the table (4 or 5 at official tournaments, 6 at Karlsruhe)
 
 
 def ensure_links(round_: Round) -> int:
@@ -311,14 +330,62 @@ def ensure_links(round_: Round) -> int:
     return len(tables)
 
 
-def cards(round_: Round) -> Iterator[CardData]:
-    """Each seated table with its live banker link (issued first where missing)."""
+def _seat_counts(table_ids) -> dict[int, int]:
+    return dict(
+        Seat.objects.filter(table_id__in=table_ids)
+        .values("table_id")
+        .annotate(n=Count("pk"))
+        .values_list("table_id", "n")
+    )
+
+
+def unchanged_cards(round_: Round) -> set[int]:
+    """Tables whose last-round card still tells the truth: the live link is carried over (same
+    banker, same table number, so the old card opens this table) and the table seats as many
+    players as the card says (tables of 4 and 5 change from round to round)."""
+    carried = dict(
+        BankerLink.objects.filter(
+            table__round=round_, revoked_at__isnull=True, carried_from__isnull=False
+        ).values_list("table_id", "carried_from__table_id")
+    )
+    counts = _seat_counts([*carried, *carried.values()])
+    return {now for now, before in carried.items() if counts.get(now) == counts.get(before)}
+
+
+def cards(round_: Round, *, changed_only: bool = False) -> Iterator[CardData]:
+    """Each seated table with its live banker link (issued first where missing). With
+    ``changed_only`` only the tables whose card changed (see :func:`unchanged_cards`)."""
     ensure_links(round_)
+    unchanged = unchanged_cards(round_) if changed_only else set()
     for tables in table_chunks(round_):
         links = {
             link.table_id: link
             for link in BankerLink.objects.filter(table__in=tables, revoked_at__isnull=True)
         }
+        counts = _seat_counts([table.pk for table in tables])
         for table in tables:
             link = links.get(table.pk) or services.issue_link(table=table)  # issued meanwhile
-            yield CardData(table.number, user_label(table.banker), banker_links.link_path(link))
+            if table.pk in unchanged:
+                continue
+            yield CardData(table.number, user_label(table.banker), banker_links.link_path(link),
+                           counts.get(table.pk, 0))
+
+
+def count_changed_cards(round_: Round) -> int:
+    """Tables whose card must be printed anew."""
+    return seated_tables(round_).exclude(pk__in=unchanged_cards(round_)).count()
+
+
+@dataclass(frozen=True)
+class SlipData:
+    table: int
+    code: str
+
+
+def code_slips(round_: Round) -> list[SlipData]:
+    """Each seated table's confirmation code (games created first), by table number."""
+    ensure_games(round_)
+    games = Game.objects.filter(table__round=round_).select_related("table").order_by(
+        "table__number"
+    )
+    return [SlipData(game.table.number, game.confirmation_code) for game in games]

@@ -15,46 +15,31 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 import time
 import uuid
-from pathlib import Path
 from typing import Any
 
-from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
+from scoring.job_store import TTL, JobStore
+from tournament import access
+from tournament.access import Action
 from tournament.models import Round, Tournament
 
 from . import render
 
 log = logging.getLogger(__name__)
 
-TTL = 24 * 3600  # seconds a job's progress record is kept
-JOB_ID = re.compile(r"^[0-9a-f]{32}$")
+_store = JobStore(kind="print", suffix=".pdf")
+_key, folder, path_for = _store.key, _store.folder, _store.path_for
+read, update = _store.read, _store.update
 RECENT = 8  # jobs listed per round on the print page
 QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
 
 
-def _key(job_id: str) -> str:
-    return f"print-job:{job_id}"
-
-
 def _recent_key(tournament_id: int, round_number: int | None) -> str:
     return f"print-jobs:{tournament_id}:{round_number or 0}"
-
-
-def folder() -> Path:
-    path = Path(settings.MEDIA_ROOT) / "print"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
-def path_for(job_id: str) -> Path:
-    if not JOB_ID.match(job_id):
-        raise ValueError(f"not a print job id: {job_id!r}")
-    return folder() / f"{job_id}.pdf"
 
 
 def prune(*, older_than: float = TTL) -> int:
@@ -72,7 +57,7 @@ def prune(*, older_than: float = TTL) -> int:
 
 
 def create(*, tournament: Tournament, round_: Round | None, document: str, lang: str,
-           base_url: str, filename: str, total: int) -> str:
+           base_url: str, filename: str, total: int, by: int | None = None) -> str:
     """A new queued job (its id); listed among the round's recent jobs. Old files go."""
     prune()
     job_id = uuid.uuid4().hex
@@ -82,6 +67,8 @@ def create(*, tournament: Tournament, round_: Round | None, document: str, lang:
         "done": 0,
         "total": total,
         "tournament": tournament.slug,
+        "tournament_id": tournament.pk,
+        "by": by,
         "round": round_.number if round_ else None,
         "document": document,
         "lang": lang,
@@ -97,26 +84,35 @@ def create(*, tournament: Tournament, round_: Round | None, document: str, lang:
     return job_id
 
 
-def read(job_id: str) -> dict[str, Any] | None:
-    if not JOB_ID.match(job_id or ""):
-        return None
-    return cache.get(_key(job_id))
-
-
 def recent(tournament: Tournament, round_: Round | None) -> list[dict[str, Any]]:
     ids = cache.get(_recent_key(tournament.pk, round_.number if round_ else None), [])
     return [state for state in (read(job_id) for job_id in ids) if state]
 
 
-def update(job_id: str, **changes: Any) -> dict[str, Any]:
-    state = cache.get(_key(job_id)) or {"id": job_id}
-    state.update(changes)
-    cache.set(_key(job_id), state, TTL)
-    return state
-
-
 def fail(job_id: str, error: str) -> None:
     update(job_id, state=FAILED, error=error)
+
+
+def _out_of_scope(state: dict | None, tournament: Tournament, document: str) -> str:
+    """The job checks the tournament scope itself, when it runs: its record must name this
+    tournament and document, and whoever queued it must still be allowed to print it there."""
+    from django.contrib.auth.models import User
+
+    from . import DOCUMENTS
+
+    if not state or state.get("tournament_id", tournament.pk) != tournament.pk or state.get(
+        "tournament"
+    ) not in (None, tournament.slug) or state.get("document", document) != document:
+        return "The print job does not belong to this tournament."
+    by = state.get("by")
+    if by is None:  # queued by the system (e.g. a command), not by a person
+        return ""
+    user = User.objects.filter(pk=by).first()
+    doc = DOCUMENTS.get(document)
+    needed = Action.PRINT_PRIVATE if doc is not None and doc.private else Action.PRINT
+    if user is None or not access.can(user, needed, tournament):
+        return "Whoever queued this print job may no longer print it in this tournament."
+    return ""
 
 
 def run(job_id: str, *, tournament_id: int, round_number: int | None, document: str,
@@ -134,15 +130,12 @@ def run(job_id: str, *, tournament_id: int, round_number: int | None, document: 
     except (Tournament.DoesNotExist, Round.DoesNotExist):
         update(job_id, state=FAILED, error="The tournament or round no longer exists.")
         return None
+    refusal = _out_of_scope(state, tournament, document)
+    if refusal:
+        update(job_id, state=FAILED, error=refusal)
+        return None
     update(job_id, state=RUNNING, done=0, error="")
-    last = 0.0
-
-    def progress(done: int, total: int) -> None:
-        nonlocal last
-        now = time.monotonic()
-        if now - last >= 0.25 or done == total:  # a few cache writes a second at most
-            last = now
-            update(job_id, state=RUNNING, done=done, total=total)
+    progress = _store.progress(job_id, state=RUNNING)
 
     partial = path.with_name(f".{path.name}.{os.getpid()}.part")
     try:

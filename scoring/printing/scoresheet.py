@@ -1,6 +1,7 @@
 """The score sheet: one A4 page per table and round, the paper record the players sign.
 
-Top: tournament, round, table, banker, the confirmation code and a QR code to the table's public
+Top: tournament, round, table, banker, where the confirmation code is (on the players' slip,
+``slips.py``: not here, where the banker alone could read it) and a QR code to the table's public
 page. Then the clock (start written in by hand, auction stop and limit), the deed checklist of
 the whole board grouped by colour (owner = seat number, houses, hotel, mortgaged), the net-worth
 count per player (cash, deeds, mortgaged deeds at half, houses, hotels, total, place, signature),
@@ -23,7 +24,7 @@ from django.utils.translation import gettext_lazy
 from referee import rules
 
 from . import data, draw
-from .base import Context, Document, footer
+from .base import Context, end_page
 
 W, H = draw.PAGE
 M = draw.MARGIN
@@ -244,9 +245,10 @@ def _frame_form(canvas, ctx: Context, ruleset: rules.Ruleset, name: str) -> None
     middle = code_x + CODE_W / 2
     draw.text(canvas, middle, top - 14, _("Confirmation code"), size=7, bold=True,
               align="center", max_width=CODE_W - 6)
-    draw.paragraph(canvas, middle, top - 57,
-                   _("A player of the table enters it to confirm the result."), size=5.8,
-                   leading=7, align="center", max_width=CODE_W - 8, max_lines=2)
+    draw.paragraph(canvas, middle, top - 30,
+                   _("On the players' slip, not on this sheet: a player of the table types it "
+                     "to confirm the result."), size=5.8,
+                   leading=7, align="center", max_width=CODE_W - 8, max_lines=5)
     draw.text(canvas, W - M - QR_SIZE / 2, top - QR_SIZE - 6, _("Live: this table"), size=6,
               align="center", max_width=QR_SIZE)
     draw.text(canvas, M + 255, STATUS_Y, _("Rules: %(name)s") % {"name": ruleset.name},
@@ -288,9 +290,6 @@ def _header(canvas, ctx: Context, sheet: data.SheetData) -> None:
     top = H - M
     title = _("%(round)s · Table %(table)s") % {"round": ctx.round_label(), "table": sheet.table}
     draw.text(canvas, M, top - 64, title, size=19, bold=True, max_width=320)
-    code_x = W - M - QR_SIZE - 8 - CODE_W
-    draw.text(canvas, code_x + CODE_W / 2, top - 44, sheet.code, size=26, bold=True,
-              align="center")
     draw.draw_qr(canvas, W - M - QR_SIZE, top - QR_SIZE, QR_SIZE,
                  ctx.public_table_url(sheet.table))
     banker = sheet.banker or "________________"
@@ -302,8 +301,10 @@ def _header(canvas, ctx: Context, sheet: data.SheetData) -> None:
             "counted": _("result counted, not yet confirmed"),
             "disputed": _("result disputed"),
         }.get(sheet.result or "", _("game ended, not yet counted"))
-        draw.text(canvas, M, STATUS_Y - 11, _("Pre-filled from the game record: %(state)s.") % {
-            "state": state}, size=7.5, bold=True, max_width=CONTENT)
+        source = (_("Pre-filled from the paper sheet (entered by the head referee): %(state)s.")
+                  if sheet.from_paper else _("Pre-filled from the game record: %(state)s."))
+        draw.text(canvas, M, STATUS_Y - 11, source % {"state": state}, size=7.5, bold=True,
+                  max_width=CONTENT)
     if sheet.banker:
         label_w = draw.width(_("Signature of the banker"), 7)
         draw.text(canvas, M + label_w + 4, _signature_y() - 9, f"({sheet.banker})", size=7,
@@ -417,20 +418,10 @@ def pages(canvas, ctx: Context) -> Iterator[None]:
         _worth_values(canvas, sheet)  # seat numbers and names; amounts when pre-filled
         if sheet.prefilled:
             _checklist_values(canvas, sheet)
-        footer(canvas, ctx, _("Score sheet · %(round)s · Table %(table)s") % {
+        end_page(canvas, ctx, _("Score sheet · %(round)s · Table %(table)s") % {
             "round": ctx.round_label(), "table": sheet.table})
-        canvas.showPage()
         yield
 
 
 def count(ctx: Context) -> int:
     return data.count_seated_tables(ctx.round)
-
-
-DOCUMENT = Document(
-    key="scoresheets",
-    title=lambda: _("Score sheets"),
-    pages=pages,
-    count=count,
-    batch=True,
-)

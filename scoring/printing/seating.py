@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from tournament.models import Seat
 
 from . import data, draw
-from .base import Context, Document, footer
+from .base import Context, end_page, no_tables
 
 W, H = draw.PAGE
 M = draw.MARGIN
@@ -47,7 +47,9 @@ def _subtitle(ctx: Context) -> str:
 
 
 def _box_height(ctx: Context) -> float:
-    return BOX_HEAD + ctx.tournament.table_size * SEAT_ROW + 6
+    largest = ctx.tournament.table_size + (1 if ctx.tournament.larger_tables else 0)
+    seated = data.largest_table(ctx.round)
+    return BOX_HEAD + max(largest, seated) * SEAT_ROW + 6
 
 
 def _boxes_per_page(ctx: Context) -> int:
@@ -63,8 +65,7 @@ def table_pages(canvas, ctx: Context) -> Iterator[None]:
     for table in data.seating(ctx.round):
         slot = index % per_page
         if slot == 0 and index:
-            footer(canvas, ctx, title)
-            canvas.showPage()
+            end_page(canvas, ctx, title)
             yield
         if slot == 0:
             _title(canvas, ctx, title, _subtitle(ctx))
@@ -89,9 +90,8 @@ def table_pages(canvas, ctx: Context) -> Iterator[None]:
         index += 1
     if index == 0:
         _title(canvas, ctx, title, _subtitle(ctx))
-        draw.text(canvas, M, TOP - 20, _("No table is seated in this round yet."), size=11)
-    footer(canvas, ctx, title)
-    canvas.showPage()
+        no_tables(canvas, TOP - 20)
+    end_page(canvas, ctx, title)
     yield
 
 
@@ -99,19 +99,14 @@ def table_count(ctx: Context) -> int:
     return max(1, math.ceil(data.count_seated_tables(ctx.round) / _boxes_per_page(ctx)))
 
 
-def _initial(name: str) -> str:
-    key = data.sort_key(name)[0]
-    return key[:1].upper() if key[:1].isalpha() else "#"
-
-
-def name_pages(canvas, ctx: Context) -> Iterator[None]:
-    title = _("Seating by name")
-    lines = data.seating_by_name(ctx.round)
+def name_pages(canvas, ctx: Context, *, full_names: bool = False) -> Iterator[None]:
+    title = _("Seating by name (staff, full names)") if full_names else _("Seating by name")
+    lines = data.seating_by_name(ctx.round, full_names=full_names)
     # rows: ("letter", "A") or ("name", line); a letter never ends a column
     rows: list[tuple[str, object]] = []
     previous = None
     for line in lines:
-        letter = _initial(line.name)
+        letter = line.letter
         if letter != previous:
             rows.append(("letter", letter))
             previous = letter
@@ -126,8 +121,7 @@ def name_pages(canvas, ctx: Context) -> Iterator[None]:
             slot = position % per_page
         if slot == 0:
             if started:
-                footer(canvas, ctx, title)
-                canvas.showPage()
+                end_page(canvas, ctx, title)
                 yield
             _title(canvas, ctx, title, _subtitle(ctx))
             for column in range(NAME_COLUMNS):
@@ -146,6 +140,9 @@ def name_pages(canvas, ctx: Context) -> Iterator[None]:
         else:
             line = value
             name_w = NAME_W - 60
+            if line.code:  # the staff copy: the personal code, for a player without a card
+                name_w -= 50
+                draw.text(canvas, x + NAME_W - 62, y, line.code, size=7, align="right")
             draw.text(canvas, x + 4, y, line.name, size=10, max_width=name_w * 0.72)
             used = min(draw.width(line.name, 10), name_w * 0.72)
             if line.club and line.club not in line.name:
@@ -158,9 +155,8 @@ def name_pages(canvas, ctx: Context) -> Iterator[None]:
         position += 1
     if not started:
         _title(canvas, ctx, title, _subtitle(ctx))
-        draw.text(canvas, M, TOP - 20, _("No table is seated in this round yet."), size=11)
-    footer(canvas, ctx, title)
-    canvas.showPage()
+        no_tables(canvas, TOP - 20)
+    end_page(canvas, ctx, title)
     yield
 
 
@@ -170,15 +166,5 @@ def name_count(ctx: Context) -> int:
     return max(1, math.ceil((seats + min(seats, 30)) / (NAME_ROWS * NAME_COLUMNS)))
 
 
-BY_TABLE = Document(
-    key="seating",
-    title=lambda: _("Seating by table"),
-    pages=table_pages,
-    count=table_count,
-)
-BY_NAME = Document(
-    key="seating-names",
-    title=lambda: _("Seating by name"),
-    pages=name_pages,
-    count=name_count,
-)
+def staff_name_pages(canvas, ctx: Context) -> Iterator[None]:
+    return name_pages(canvas, ctx, full_names=True)

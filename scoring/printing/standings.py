@@ -1,6 +1,6 @@
 """Standings after a round (public names) and the winners' certificates.
 
-The ranking is the scoring module's own (``scoring.compute.compute_standings`` with the
+The ranking is the scoring module's own (``scoring.standings.compute.compute_standings`` with the
 tournament's format and tie-break chain) over the results of rounds 1…N, so a list printed
 after round 2 stays right once round 3 is played. Only confirmed results count; the standings
 list marks the players whose result in the round is still provisional.
@@ -15,12 +15,13 @@ from dataclasses import dataclass
 from django.utils import formats
 from django.utils.translation import gettext as _
 
-from scoring import compute
-from scoring import services as scoring_services
+from scoring.standings import compute
+from scoring.standings import services as scoring_services
+from tournament import incidents
 from tournament.models import Player, Round
 
 from . import draw
-from .base import Context, Document, footer
+from .base import Context, end_page
 
 W, H = draw.PAGE
 M = draw.MARGIN
@@ -45,6 +46,7 @@ class Line:
     games: int
     provisional: bool
     final_place: int | None
+    deducted: int = 0  # penalty points (already subtracted), marked on the list
 
 
 def through_round(ctx: Context) -> int:
@@ -69,13 +71,14 @@ def ranking(ctx: Context, *, public: bool = True) -> list[Line]:
         for player in Player.objects.filter(tournament=tournament).select_related("club")
     }
     lines = compute.compute_standings(
-        players=sorted(players), results=rows, settings=scoring_services.settings_for(tournament)
+        players=sorted(players), results=rows, settings=scoring_services.settings_for(tournament),
+        deductions=incidents.deductions(tournament),
     )
     out = []
     for line in lines:
         player = players.get(line.player)
-        if player is None:
-            continue
+        if player is None or (player.dropped_out and not line.rounds):
+            continue  # a dropped-out player is listed only with results
         latest = line.rounds.get(last)
         out.append(
             Line(
@@ -90,6 +93,7 @@ def ranking(ctx: Context, *, public: bool = True) -> list[Line]:
                 games=line.games,
                 provisional=bool(latest) and not latest.get("final", True),
                 final_place=line.final_place,
+                deducted=line.deducted,
             )
         )
     return out
@@ -131,8 +135,9 @@ def pages(canvas, ctx: Context) -> Iterator[None]:
             base = y + 4
             x = M
             values = (
-                f"{line.rank}.", line.name + (" *" if line.provisional else ""), line.club,
-                str(line.points), draw.money(line.net_worth_sum), draw.money(line.best_net_worth),
+                f"{line.rank}." if line.rank else "–", line.name + (" *" if line.provisional else ""), line.club,
+                f"{line.points} (−{line.deducted})" if line.deducted else str(line.points),
+                draw.money(line.net_worth_sum), draw.money(line.best_net_worth),
                 str(line.table_wins), str(line.games),
             )
             for index, (value, col) in enumerate(zip(values, COLS, strict=True)):
@@ -148,8 +153,7 @@ def pages(canvas, ctx: Context) -> Iterator[None]:
             draw.hline(canvas, M, M + CONTENT, y, line=0.25)
         if not lines:
             draw.text(canvas, M, TOP - 20, _("No player yet."), size=11)
-        footer(canvas, ctx, _("Standings after round %(number)s") % {"number": last})
-        canvas.showPage()
+        end_page(canvas, ctx, _("Standings after round %(number)s") % {"number": last})
         yield
 
 
@@ -158,13 +162,6 @@ def count(ctx: Context) -> int:
     return max(1, math.ceil(players / ROWS_PER_PAGE))
 
 
-DOCUMENT = Document(
-    key="standings",
-    title=lambda: _("Standings"),
-    pages=pages,
-    count=count,
-    needs_round=False,
-)
 
 
 # --- certificates ------------------------------------------------------------------------------
@@ -230,13 +227,3 @@ def certificate_pages(canvas, ctx: Context) -> Iterator[None]:
 
 def certificate_count(ctx: Context) -> int:
     return max(1, ctx.top)
-
-
-CERTIFICATES = Document(
-    key="certificates",
-    title=lambda: _("Certificates"),
-    pages=certificate_pages,
-    count=certificate_count,
-    needs_round=False,
-    page=draw.PAGE_LANDSCAPE,
-)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import template
 
-from scoring.feed import amount, format_clock
+from referee.feed import amount, format_clock
 
 register = template.Library()
 

@@ -91,3 +91,44 @@ def test_pool_parameter_enables_a_connection_pool():
     assert config["CONN_MAX_AGE"] == 0
     with pytest.raises(ConfigError, match="pool"):
         database_config("postgres://u@h:5432/db?pool=many", sqlite_path="x")
+
+
+# --------------------------------------------------------------------------- issue 15
+
+
+def _production(**env: str) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items()
+             if k not in (*KEYS, "DJANGO_ALLOW_ASYNC_UNSAFE")}
+    clean.update(DJANGO_SETTINGS_MODULE="config.production", **env)
+    return subprocess.run([sys.executable, "manage.py", "check", "--deploy"], cwd=ROOT,
+                          env=clean, capture_output=True, text=True, check=False)
+
+
+GOOD_KEY = "k3Y-" + "".join(chr(ord("a") + n % 26) + str(n % 10) for n in range(30))
+
+
+@pytest.mark.parametrize("env", [
+    {},  # no key at all: the built-in fallback is never used in production
+    {"SECRET_KEY": "insecure-embedded-default-key-set-SECRET_KEY-in-production-9f3a7c1e5b"},
+    {"SECRET_KEY": "short-but-not-random"},
+    {"SECRET_KEY": "a" * 60},
+    {"SECRET_KEY": GOOD_KEY, "DEBUG": "1"},
+])
+def test_production_settings_refuse_to_start_without_a_real_key_or_with_debug(env):
+    out = _production(ALLOWED_HOSTS="meisterschaft.example.org", **env)
+    assert out.returncode != 0
+    assert "ImproperlyConfigured" in out.stderr and "config.production" in out.stderr
+
+
+def test_production_settings_pass_check_deploy_without_a_warning():
+    out = _production(SECRET_KEY=GOOD_KEY, ALLOWED_HOSTS="meisterschaft.example.org")
+    assert out.returncode == 0, out.stderr
+    assert "System check identified no issues" in out.stdout + out.stderr
+    assert "WARNINGS" not in out.stdout + out.stderr
+
+
+def test_the_readme_production_recipe_uses_the_production_settings():
+    readme = (ROOT / "README.md").read_text()
+    recipe = readme.split("## Running it in production", 1)[1].split("```", 2)[1]
+    assert "DJANGO_SETTINGS_MODULE=config.production" in recipe
+    assert "check --deploy" in recipe

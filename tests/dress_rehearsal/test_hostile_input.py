@@ -79,7 +79,8 @@ def _concrete(route: str, round_) -> str | None:
     table = round_.tables.first()
     values = {"slug": round_.tournament.slug, "tournament_slug": round_.tournament.slug,
               "table_id": str(table.pk), "pk": str(table.pk), "number": "1", "id": "1",
-              "table_number": "1", "player_id": "1", "token": "x", "round_id": str(round_.pk)}
+              "table_number": "1", "player_id": "1", "token": "x", "round_id": str(round_.pk),
+              "code": "x"}
 
     def fill(match):
         kind, name = (match.group(1) or "str"), match.group(2)
@@ -90,8 +91,10 @@ def _concrete(route: str, round_) -> str | None:
 
 PUBLIC = ("", "healthz", "login/", "logout/", "i18n/", "api/schema/", "api/docs/", "t/",
           "api/v1/tables/", "api/v1/tournaments/", "b/", "static/", "media/", "admin/login/",
-          "jsi18n",
-          "banker/sw.js")  # the console's service worker: a script with nothing private in it
+          "jsi18n", "p/", "privacy/",
+          "banker/sw.js",  # the console's service worker: a script with nothing private in it
+          "favicon.ico",  # a redirect to the static icon
+          "password/set/")  # a one-time link for new staff: without a valid token it says so
 
 
 def test_anonymous_reaches_no_private_page(round_):
@@ -111,6 +114,10 @@ def test_anonymous_reaches_no_private_page(round_):
                 location = answer["Location"]
                 assert "login" in location or location == "/admin/", (path, location)
             checked += 1
+        if path.startswith("/password/set/"):
+            answer = client.post(path, {"new_password1": "x" * 12, "new_password2": "x" * 12})
+            assert answer.status_code == 200 and "new_password1" not in answer.content.decode()
+            continue  # an invalid token shows "link invalid" and no form
         if path.startswith(("/i18n", "/login", "/logout", "/admin/login", "/admin/logout")):
             continue  # public forms by design
         answer = client.post(path, {})
@@ -142,7 +149,8 @@ def test_script_laden_csv_names_are_escaped_on_public_pages(round_):
     assert answer.status_code == 201, answer.content[:500]
     anon = Client()
     for path in (f"/t/{tournament.slug}/", f"/t/{tournament.slug}/tables/",
-                 f"/t/{tournament.slug}/live/standings", f"/manage/{tournament.slug}/players/"):
+                 f"/t/{tournament.slug}/live/standings", f"/t/{tournament.slug}/live/find?q=Anna",
+                 f"/t/{tournament.slug}/live/cards?n=1", f"/manage/{tournament.slug}/players/"):
         body = (organizer if path.startswith("/manage") else anon).get(path).content.decode()
         assert "<script>alert" not in body, path
         assert "onerror=alert" not in body.replace("onerror=alert(1)&gt;", ""), path

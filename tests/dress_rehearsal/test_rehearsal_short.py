@@ -6,7 +6,9 @@ import pytest
 
 from ._run import run_rehearsal
 
-pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.celery_worker]
+# One whole stack at a time (see test_faults.py).
+pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.celery_worker,
+              pytest.mark.xdist_group("rehearsal")]
 
 
 def test_short_rehearsal_passes():

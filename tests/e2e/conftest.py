@@ -50,3 +50,12 @@ def page(browser, live_server):
     page.set_default_timeout(10_000)
     yield page
     context.close()
+
+
+@pytest.fixture
+def no_script_errors(page):
+    """Any JavaScript error on the page fails the test (``pytest.mark.usefixtures``)."""
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield
+    assert errors == []

@@ -10,51 +10,30 @@ test_public_browser.py), so this runs before the .po files are merged.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import json
-import struct
-from array import array
 from pathlib import Path
 
 import pytest
-from django.conf import settings
-from django.contrib.auth.models import Group
-from django.test import Client
+from browsing import login
+from catalogues import write_mo
 from django.utils import timezone
-from factories import OrganizerFactory, TournamentFactory, UserFactory, checked_in_players
+from factories import OrganizerFactory, TournamentFactory, UserFactory, appoint, checked_in_players
+from gameplay import finish_recent
 from playwright.sync_api import expect
 
 from referee import services as referee
-from referee.models import Game, GameResult
-from tournament import roles, selectors, services
+from referee.models import GameResult
+from tournament import selectors, services
 from tournament.models import Round, Tournament
 from tournament.seating import count_repeats
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True),
+              pytest.mark.usefixtures("no_script_errors")]
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = Path("/tmp")
 
 
-def write_mo(path: Path, catalogue: dict[str, str]) -> None:
-    """A GNU .mo file (what msgfmt writes) from msgid → msgstr."""
-    entries = {"": "Content-Type: text/plain; charset=UTF-8\n", **catalogue}
-    keys = sorted(entries)
-    ids = strs = b""
-    offsets = []
-    for key in keys:
-        raw_id, raw_str = key.encode(), entries[key].encode()
-        offsets.append((len(ids), len(raw_id), len(strs), len(raw_str)))
-        ids += raw_id + b"\0"
-        strs += raw_str + b"\0"
-    count = len(keys)
-    key_start = 7 * 4 + 16 * count
-    value_start = key_start + len(ids)
-    key_table, value_table = [], []
-    for id_offset, id_length, str_offset, str_length in offsets:
-        key_table += [id_length, id_offset + key_start]
-        value_table += [str_length, str_offset + value_start]
-    header = struct.pack("Iiiiiii", 0x950412DE, 0, count, 7 * 4, 7 * 4 + count * 8, 0, 0)
-    path.write_bytes(header + array("i", key_table).tobytes()
-                     + array("i", value_table).tobytes() + ids + strs)
 
 
 @pytest.fixture(autouse=True)
@@ -66,39 +45,11 @@ def german_glossary(settings, tmp_path):
     settings.LOCALE_PATHS = [str(tmp_path), *settings.LOCALE_PATHS]
 
 
-@pytest.fixture(autouse=True)
-def no_javascript_errors(page):
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield
-    assert errors == []
 
 
-def login(page, live_server, user) -> None:
-    client = Client()
-    client.force_login(user)
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
-    page.context.add_cookies(
-        [{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}]
-    )
 
 
-def finish(table, *, confirm=True) -> Game:
-    """The table's game: started 100 minutes ago, ended at the time limit, counted."""
-    now = timezone.now()
-    game = referee.ensure_game(table=table)
-    referee.post_event(game_id=game.pk, event={"type": "start"}, author=table.banker,
-                       now=now - dt.timedelta(minutes=100))
-    for index, key in enumerate(game.players):
-        referee.post_event(game_id=game.pk, author=table.banker,
-                           event={"type": "cash", "player": key, "amount": 1000 + 37 * index},
-                           now=now - dt.timedelta(minutes=95))
-    referee.enforce_deadlines(game_id=game.pk, now=now - dt.timedelta(minutes=5))
-    referee.count_result(game_id=game.pk, author=table.banker)
-    game.refresh_from_db()
-    if confirm:
-        referee.confirm_result(game_id=game.pk, code=game.confirmation_code, by=None)
-    return game
+finish = functools.partial(finish_recent, step=37)
 
 
 @pytest.fixture
@@ -110,9 +61,9 @@ def running_round():
     round_ = services.create_round(tournament=tournament)
     tables = services.seat_round(round_=round_, seed=7, seconds=1.0)
     for table in tables:
-        services.assign_banker(
-            table=table, banker=services.get_or_create_banker(username=f"bank{table.number}")
-        )
+        banker = services.get_or_create_banker(username=f"bank{table.number}",
+                                               tournament=tournament)
+        services.assign_banker(table=table, banker=banker)
     services.lock_round(round_=round_)
     services.start_round(round_=round_)
     return tournament, round_, list(round_.tables.order_by("number"))
@@ -146,8 +97,11 @@ def test_the_organizer_closes_round_1_and_seats_round_2_without_repeats(
     expect(close).to_be_enabled(timeout=8000)
     expect(close).to_have_text("Runde 1 abschließen")
     page.screenshot(path=str(SHOTS / "desk-all-confirmed.png"), full_page=True)
+    asked: list[str] = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
     close.click()
     expect(page.locator(".messages")).to_contain_text("Runde 1 ist abgeschlossen")
+    assert asked and "wieder öffnen" in asked[0]  # closing asks first, in German
     round_.refresh_from_db()
     assert round_.status == Round.Status.COMPLETE
 
@@ -180,7 +134,7 @@ def test_the_head_referee_rules_on_a_dispute_and_sees_alerts(page, live_server, 
     referee.post_event(game_id=game.pk, event={"type": "start"}, author=tables[2].banker,
                        now=timezone.now() - dt.timedelta(minutes=20))
     judge = UserFactory(username="mrmonopoly")
-    judge.groups.add(Group.objects.get_or_create(name=roles.HEAD_REFEREES_GROUP)[0])
+    appoint(judge, "head_referee", tables[2].round.tournament)
 
     login(page, live_server, judge)
     page.set_viewport_size({"width": 1280, "height": 900})

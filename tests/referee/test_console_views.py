@@ -8,14 +8,13 @@ import re
 
 import pytest
 import time_machine
-from django.contrib.auth.models import Group
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from factories import OrganizerFactory, UserFactory, seated_table
+from factories import OrganizerFactory, UserFactory, appoint, seated_table
 
 from referee import engine_cache, services
 from referee.models import Game, GameResult
-from tournament import banker_links, roles
+from tournament import banker_links
 
 pytestmark = pytest.mark.django_db
 T0 = dt.datetime(2026, 11, 28, 14, 0, tzinfo=dt.UTC)
@@ -24,11 +23,6 @@ T0 = dt.datetime(2026, 11, 28, 14, 0, tzinfo=dt.UTC)
 @pytest.fixture
 def banker():
     return UserFactory(username="bank-console")
-
-
-@pytest.fixture
-def table(banker):
-    return seated_table(banker=banker)
 
 
 @pytest.fixture
@@ -122,7 +116,7 @@ def test_organizer_and_head_referee_may_open_it(client, table):
     client.force_login(OrganizerFactory())
     assert client.get(f"/banker/table/{table.pk}/").status_code == 200
     referee = UserFactory(username="mr-monopoly")
-    referee.groups.add(Group.objects.get_or_create(name=roles.HEAD_REFEREES_GROUP)[0])
+    appoint(referee, "head_referee", table.round.tournament)
     client.force_login(referee)
     assert client.get(f"/banker/table/{table.pk}/").status_code == 200
 
@@ -397,7 +391,7 @@ def test_count_then_confirm_with_the_players_code(console, table, ended):
     assert "Confirm as head referee" not in html and "Als Oberschiedsrichter" not in html
     wrong = "9999" if ended.confirmation_code != "9999" else "0000"
     html = console.post(f"{url}/confirm/", {"code": wrong}).content.decode()
-    assert 'class="error-box"' in html
+    assert 'data-field-error="code"' in html  # next to the field, not scrolled away at the top
     assert GameResult.objects.get(game=ended).status == "counted"
     html = console.post(f"{url}/confirm/", {"code": ended.confirmation_code}).content.decode()
     assert 'data-result="confirmed"' in html

@@ -10,13 +10,12 @@ import datetime as dt
 import pytest
 import time_machine
 from factories import UserFactory, seated_table
+from gameplay import T0, started_game
 
 from referee import services
-from referee.models import Game
 from referee.tasks import sweep_deadlines
 
 pytestmark = pytest.mark.django_db
-T0 = dt.datetime(2026, 11, 28, 14, 0, tzinfo=dt.UTC)
 
 
 def at(minutes: float) -> dt.datetime:
@@ -25,10 +24,13 @@ def at(minutes: float) -> dt.datetime:
 
 @pytest.fixture
 def game():
-    table = seated_table(banker=UserFactory())
-    game = services.ensure_game(table=table)
-    services.post_event(game_id=game.pk, event={"type": "start"}, author=None, now=T0)
-    return Game.objects.get(pk=game.pk)
+    return started_game(start=T0)
+
+
+def buy(game, *, now):
+    """The first player buys Badstraße at ``now``."""
+    event = {"type": "buy", "player": game.players[0], "deed": "badstrasse"}
+    return services.post_event(game_id=game.pk, event=event, author=None, now=now)
 
 
 def server_events(game):
@@ -73,26 +75,14 @@ def test_time_up_ends_the_game_and_later_events_are_refused(game):
     assert [event.type for event in recorded] == ["auction_stop", "time_up"]
     game.refresh_from_db()
     assert game.status == "finished" and game.end_reason == "time_limit"
-    anna = game.players[0]
     with pytest.raises(services.errors.EventRefused):
-        services.post_event(
-            game_id=game.pk,
-            event={"type": "buy", "player": anna, "deed": "badstrasse"},
-            author=None,
-            now=at(92),
-        )
+        buy(game, now=at(92))
 
 
 def test_a_banker_event_after_the_deadline_first_sees_the_deadline(game):
-    anna = game.players[0]
     with pytest.raises(services.errors.EventRefused):
         # The limit passed while nobody looked: the late post is judged after time_up.
-        services.post_event(
-            game_id=game.pk,
-            event={"type": "buy", "player": anna, "deed": "badstrasse"},
-            author=None,
-            now=at(95),
-        )
+        buy(game, now=at(95))
     assert [t for t, _ in server_events(game)] == ["auction_stop", "time_up"]
 
 

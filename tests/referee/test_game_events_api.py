@@ -3,22 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from factories import OrganizerFactory, UserFactory, seated_table
+from factories import OrganizerFactory, UserFactory
 
 from referee import services
 from referee.models import Game, GameEvent
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def banker():
-    return UserFactory(username="bank1")
-
-
-@pytest.fixture
-def table(banker):
-    return seated_table(banker=banker)
 
 
 @pytest.fixture
@@ -164,10 +154,9 @@ def test_two_bankruptcies_end_the_game_and_the_count_needs_a_second_person(conso
         services.confirm_result(game_id=game.pk, code="x" + game.confirmation_code[1:], by=None)
     result = services.confirm_result(game_id=game.pk, code=game.confirmation_code, by=None)
     assert result.status == "confirmed" and result.confirmed_via == "player_code"
-    assert (
-        post(console, table, {"type": "buy", "player": anna, "deed": "badstrasse"}).status_code
-        == 422
-    )
+    # A confirmed result closes the game to the console (issue 14): 409, not the engine's 422.
+    late = post(console, table, {"type": "buy", "player": anna, "deed": "badstrasse"})
+    assert late.status_code == 409 and late.json()["code"] == "result_confirmed"
 
 
 def test_refusals_name_players_not_ids(console, table):

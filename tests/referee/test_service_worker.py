@@ -83,6 +83,18 @@ def test_the_console_registers_the_worker_and_marks_its_fresh_fragment(client):
     assert (STATIC / "js" / "console.js").read_text().count("serviceWorker.register(") == 1
 
 
+def test_the_version_covers_every_file_the_console_page_loads(client):
+    """A file the page loads but the version ignores would stay old in the kept copy."""
+    banker = UserFactory(username="sw-assets")
+    table = seated_table(banker=banker)
+    client.force_login(banker)
+    html = client.get(f"/banker/table/{table.pk}/").content.decode()
+    loaded = re.findall(r'<(?:script src|link rel="stylesheet" href)="/static/([^"?]+)"', html)
+    assert "js/console/queue.js" in loaded and "js/console.js" in loaded
+    assert sorted(set(loaded)) == sorted(views.SERVICE_WORKER_ASSETS)
+    assert all((STATIC / name).is_file() for name in views.SERVICE_WORKER_ASSETS)
+
+
 def test_logging_out_and_the_login_page_drop_the_kept_console(client):
     client.force_login(UserFactory(username="shared-device"))
     page = client.get("/banker/").content.decode()
@@ -92,3 +104,4 @@ def test_logging_out_and_the_login_page_drop_the_kept_console(client):
     assert "data-clear-offline" in client.get("/login/").content.decode()
     site = (STATIC / "js" / "site.js").read_text()
     assert f'const PREFIX = "{views.CACHE_PREFIX}";' in site
+

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
+from django.test import Client
 
 from referee.models import Game, GameEvent, GameResult
 from scoring.models import StandingRow
@@ -25,8 +28,8 @@ def test_demo_is_complete_and_idempotent(capsys):
     out = capsys.readouterr().out
     assert "organizer / demo-organizer" in out and "/t/demo/" in out
     first = counts()
-    assert first["Player"] == 36 and first["Table"] == 6 and first["Seat"] == 36
     tournament = Tournament.objects.get(slug="demo")
+    assert tournament.players.count() == 36 and first["Table"] == 6 and first["Seat"] == 36
     assert tournament.rounds.get(number=1).status == Round.Status.RUNNING
     assert Table.objects.filter(banker__isnull=True).count() == 0
     stages = set(Game.objects.values_list("status", flat=True))
@@ -38,6 +41,33 @@ def test_demo_is_complete_and_idempotent(capsys):
                                                   points__gt=0)
     assert confirmed_points.count() == 6  # one confirmed table: six players with points
     assert User.objects.get(username="organizer").is_staff
+    # every login it prints opens the page printed beside it, and that page works for the role
+    printed = re.findall(r"(http://\S+)\s+login (\S+)(?: … (\S+))? / (\S+)", out)
+    assert {username for _url, username, _last, _password in printed} >= {
+        "organizer", "banker1", "mrmonopoly", "desk", "organizer2"}
+    for url, username, last, password in printed:
+        path = "/" + url.split("/", 3)[3]
+        for name in [username, *([last] if last else [])]:
+            client = Client()
+            assert client.login(username=name, password=password), name
+            response = client.get(path, follow=True)
+            assert response.status_code == 200, (name, path)
+            assert not any("/login/" in hop for hop, _status in response.redirect_chain)
+    assert ("http://127.0.0.1:8000/manage/demo/desk/", "mrmonopoly") in {
+        (url, username) for url, username, _last, _password in printed}
+    second = Client()
+    second.login(username="organizer2", password="demo-organizer2")
+    assert second.get("/manage/demo/").status_code == 403  # not their tournament
+    assert second.get("/manage/demo/export/").status_code == 403
+
+    # the hall screen and a player's page it prints open without a login and show the demo
+    hall = re.search(r"Hall screen\s+http://[^/]+(/t/demo/hall/[\w-]+/)", out).group(1)
+    player = re.search(r"A player's page\s+http://[^/]+(/p/(\w+)/)\s+\(([^;]+);", out)
+    anonymous = Client()
+    assert anonymous.get(hall).status_code == 200
+    page = anonymous.get(player.group(1))
+    assert page.status_code == 200
+    assert Player.objects.get(pass_code=player.group(2)).name == player.group(3)
 
     call_command("demo", "--no-serve")
     assert "unchanged" in capsys.readouterr().out

@@ -3,64 +3,24 @@ result is confirmed, seat the final from the qualifiers, crown the winner, rule 
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
-from django.contrib.auth.models import Group
-from django.utils import timezone
-from factories import (
-    OrganizerFactory,
-    PlayerFactory,
-    RoundFactory,
-    TableFactory,
-    TournamentFactory,
-    UserFactory,
-)
+from factories import OrganizerFactory, PlayerFactory, TournamentFactory, UserFactory, appoint
+from gameplay import make_round, minutes_ago
+from gameplay import play as play_at
 
 from referee import services as referee
-from referee.models import Game, GameResult
+from referee.models import GameResult
 from scoring.models import StandingRow
-from tournament import roles
-from tournament.models import Round, Seat, Tournament
+from tournament.models import Round, Tournament
 
-pytestmark = [pytest.mark.django_db]
-
-
-@pytest.fixture(autouse=True)
-def english(client):
-    """Pages in English (German is the default; its catalogue may or may not be merged yet)."""
-    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 
-def make_round(tournament, number, groups, *, kind=Round.Kind.PRELIMINARY):
-    round_ = RoundFactory(tournament=tournament, number=number, status=Round.Status.RUNNING,
-                          kind=kind)
-    tables = []
-    for table_number, players in enumerate(groups, start=1):
-        table = TableFactory(round=round_, number=table_number)
-        for position, player in enumerate(players, start=1):
-            Seat.objects.create(round=round_, table=table, player=player, position=position)
-        tables.append(table)
-    return round_, tables
 
 
-def play(table, cash_by_player, *, confirm=True):
-    """A game ended at the time limit with the given counted cash (started 100 min ago)."""
-    now = timezone.now()
-    game = referee.ensure_game(table=table)
-    referee.post_event(game_id=game.pk, event={"type": "start"}, author=None,
-                       now=now - dt.timedelta(minutes=100))
-    for player, cash in cash_by_player.items():
-        referee.post_event(
-            game_id=game.pk, event={"type": "cash", "player": str(player.pk), "amount": cash},
-            author=None, now=now - dt.timedelta(minutes=90),
-        )
-    referee.enforce_deadlines(game_id=game.pk, now=now - dt.timedelta(minutes=5))
-    referee.count_result(game_id=game.pk, author=None)
-    if confirm:
-        game.refresh_from_db()
-        referee.confirm_result(game_id=game.pk, code=game.confirmation_code, by=None)
-    return Game.objects.get(pk=game.pk)
+def play(table, cash_by_player, **options):
+    """A game that ended at the time limit a few minutes ago (the desk reads the clock)."""
+    return play_at(table, cash_by_player, start=minutes_ago(100), **options)
 
 
 @pytest.fixture
@@ -76,13 +36,15 @@ def players(tournament):
 
 @pytest.fixture
 def organizer_client(client):
-    client.force_login(OrganizerFactory())
+    # Global (a superuser): these tests make their tournaments after logging in; the scope of
+    # organizers is tested in tests/tournament/test_access_routes.py.
+    client.force_login(OrganizerFactory(is_superuser=True))
     return client
 
 
 def head_referee():
     user = UserFactory(username="mrmonopoly")
-    user.groups.add(Group.objects.get_or_create(name=roles.HEAD_REFEREES_GROUP)[0])
+    appoint(user, "head_referee")
     return user
 
 

@@ -7,45 +7,28 @@ import datetime as dt
 import re
 
 import pytest
-from django.contrib.auth.models import Group
 from django.utils import timezone
 from factories import (
     OrganizerFactory,
     PlayerFactory,
-    RoundFactory,
-    TableFactory,
     TournamentFactory,
     UserFactory,
+    appoint,
 )
+from gameplay import make_round
 
 from referee import services as referee
 from referee.models import Game
-from scoring import organizer
-from tournament import roles
-from tournament.models import Round, Seat, Tournament
+from scoring.desk import views as organizer
+from tournament.models import Tournament
 
 # Until config/urls.py mounts the desk, the tests mount it themselves.
-pytestmark = [pytest.mark.django_db]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 
-@pytest.fixture(autouse=True)
-def english(client):
-    """Pages in English (German is the default; its catalogue may or may not be merged yet)."""
-    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def make_round(tournament, number, groups, *, status=Round.Status.RUNNING):
-    round_ = RoundFactory(tournament=tournament, number=number, status=status)
-    tables = []
-    for table_number, players in enumerate(groups, start=1):
-        table = TableFactory(round=round_, number=table_number)
-        for position, player in enumerate(players, start=1):
-            Seat.objects.create(round=round_, table=table, player=player, position=position)
-        tables.append(table)
-    return round_, tables
 
 
 def start(table, *, ago, author=None, now=None):
@@ -92,7 +75,9 @@ def hall(tournament):
 
 @pytest.fixture
 def organizer_client(client):
-    client.force_login(OrganizerFactory())
+    # Global (a superuser): these tests make their tournaments after logging in; the scope of
+    # organizers is tested in tests/tournament/test_access_routes.py.
+    client.force_login(OrganizerFactory(is_superuser=True))
     return client
 
 
@@ -219,7 +204,7 @@ def test_a_banker_may_not_see_the_desk(client, hall):
 def test_the_head_referee_sees_the_queue_but_cannot_close(client, hall):
     _, tables = hall
     referee_user = UserFactory(username="mrmonopoly")
-    referee_user.groups.add(Group.objects.get_or_create(name=roles.HEAD_REFEREES_GROUP)[0])
+    appoint(referee_user, "head_referee", tables[0].round.tournament)
     game = finish(tables[0])
     referee.dispute_result(game_id=game.pk, note="Streit um Miete", by=None)
     client.force_login(referee_user)
@@ -252,7 +237,8 @@ def test_the_desk_costs_the_same_queries_for_2_or_6_tables(
             game = finish(table)
             referee.dispute_result(game_id=game.pk, note="?", by=None)
     organizer_client.get("/manage/ka/desk/live/")  # session and caches warm
-    # session, user, tournament, rounds, tables with games and results, seats with players
-    with django_assert_num_queries(6):
+    # session, user, tournament (access), tournament, rounds, tables with games and results,
+    # seats with players
+    with django_assert_num_queries(7):
         response = organizer_client.get("/manage/ka/desk/live/")
     assert len(cards(response.content.decode())) == table_count

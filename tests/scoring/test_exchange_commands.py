@@ -13,17 +13,14 @@ from factories import OrganizerFactory, UserFactory
 
 from referee import engine_cache
 from referee.models import Game
-from scoring import exchange, services
-from scoring.demo import build_demo
+from scoring import exchange
+from scoring.demo.build import build_demo
+from scoring.standings import services
 from tournament.models import Player, Tournament
 
-pytestmark = [pytest.mark.django_db]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 
-@pytest.fixture(autouse=True)
-def english(client):
-    """Pages in English (German is the default; its catalogue may or may not be merged yet)."""
-    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
 
 
 #: A command run from the command line closes the database connections when it is done, which

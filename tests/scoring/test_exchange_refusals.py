@@ -11,9 +11,10 @@ from django.contrib.auth.models import User
 
 from referee import engine_cache
 from referee.models import Game, GameEvent, GameResult, Placement
-from scoring import exchange, selectors, services
-from scoring.demo import build_demo
+from scoring import exchange
+from scoring.demo.build import build_demo
 from scoring.models import StandingRow
+from scoring.standings import selectors, services
 from tournament.models import BankerLink, Club, Player, Round, Seat, Table, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -86,7 +87,8 @@ def test_an_illegal_event_refuses_the_whole_document(document):
     assert f"Round {round_['number']}, table {table['number']}" in english
     assert f"event {buy + 1} (" in english and "refused" in english
     german = error.message_in("de")
-    assert f"Tisch {table['number']}" in german or f"table {table['number']}" in german
+    assert f"Runde {round_['number']}, Tisch {table['number']}" in german
+    assert "Das Spielprotokoll wurde abgelehnt" in german and "refused" not in german
     assert error.as_dict()["code"] == "import_refused"
 
 

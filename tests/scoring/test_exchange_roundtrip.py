@@ -4,19 +4,22 @@ whether imported into an emptied database or next to the original under a new sl
 from __future__ import annotations
 
 import copy
-import datetime as dt
 import json
 
 import pytest
 from django.utils import timezone
-from factories import PlayerFactory, RoundFactory, TableFactory, TournamentFactory
+from factories import PlayerFactory, TournamentFactory
+from gameplay import make_round, minutes_ago
+from gameplay import play as play_at
 
 from referee import selectors as referee_selectors
 from referee import services as referee
 from referee.models import Game, GameEvent, GameResult
-from scoring import exchange, selectors, services
-from scoring.demo import build_demo
-from tournament.models import BankerLink, Club, Player, Round, Seat, Table, Tournament
+from scoring import exchange
+from scoring.demo.build import build_demo
+from scoring.desk import rounds
+from scoring.standings import selectors, services
+from tournament.models import BankerLink, Club, Player, Round, Table, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +28,7 @@ PLAYER_FIELDS = exchange.PLAYER_FIELDS
 
 def named(document: dict) -> dict:
     """The document with every player key replaced by the player's name, and without the
-    export's time stamp: two exports of the same tournament compare equal."""
+    export's time stamp and audit log: two exports of the same tournament compare equal."""
     doc = copy.deepcopy(document)
     names = {player["key"]: player["name"] for player in doc["players"]}
 
@@ -33,6 +36,10 @@ def named(document: dict) -> dict:
         return names.get(key, key)
 
     doc.pop("exported_at")
+    doc.pop("audit")  # this server's history of the tournament, not its data
+    for incident in doc.get("incidents", []):
+        incident["player"] = name(incident["player"])
+        incident.pop("recorded_at")
     for player in doc["players"]:
         player.pop("key")
     doc["tournament"]["winner"] = name(doc["tournament"]["winner"])
@@ -92,8 +99,9 @@ def test_the_demo_survives_export_delete_and_import(django_capture_on_commit_cal
     assert statuses == {"counted", "confirmed"}
     assert all(p["points"] is not None for p in document["standings"])
 
+    demo_id = demo.pk
     demo.delete()
-    assert not Game.objects.exists() and not Player.objects.exists()
+    assert not Game.objects.exists() and not Player.objects.filter(tournament_id=demo_id).exists()
 
     with django_capture_on_commit_callbacks(execute=True):
         imported = exchange.import_tournament(json.dumps(document).encode())
@@ -111,41 +119,9 @@ def test_the_demo_survives_export_delete_and_import(django_capture_on_commit_cal
     assert BankerLink.objects.filter(table__in=tables, revoked_at=None).count() == tables.count()
 
 
-def make_round(tournament, number, groups, *, kind=Round.Kind.PRELIMINARY):
-    round_ = RoundFactory(tournament=tournament, number=number, status=Round.Status.RUNNING,
-                          kind=kind, started_at=timezone.now())
-    tables = []
-    for table_number, players in enumerate(groups, start=1):
-        table = TableFactory(round=round_, number=table_number)
-        for position, player in enumerate(players, start=1):
-            Seat.objects.create(round=round_, table=table, player=player, position=position)
-        tables.append(table)
-    return round_, tables
-
-
-def play(table, cash_by_player, *, bankrupt=None, confirm=True):
-    now = timezone.now()
-    game = referee.ensure_game(table=table)
-    referee.post_event(game_id=game.pk, event={"type": "start"}, author=table.banker,
-                       now=now - dt.timedelta(minutes=100))
-    for player, cash in cash_by_player.items():
-        referee.post_event(
-            game_id=game.pk, event={"type": "cash", "player": str(player.pk), "amount": cash},
-            author=table.banker, now=now - dt.timedelta(minutes=95),
-        )
-    if bankrupt:
-        loser, creditor = bankrupt
-        referee.post_event(
-            game_id=game.pk,
-            event={"type": "bankrupt", "player": str(loser.pk), "creditor": str(creditor.pk)},
-            author=table.banker, now=now - dt.timedelta(minutes=94),
-        )
-    referee.enforce_deadlines(game_id=game.pk, now=now - dt.timedelta(minutes=5))
-    referee.count_result(game_id=game.pk, author=table.banker)
-    if confirm:
-        game.refresh_from_db()
-        referee.confirm_result(game_id=game.pk, code=game.confirmation_code, by=None)
-    return game
+def play(table, cash_by_player, **options):
+    """A game the table's banker ran, ended at the time limit a few minutes ago."""
+    return play_at(table, cash_by_player, start=minutes_ago(100), author=table.banker, **options)
 
 
 @pytest.fixture
@@ -165,31 +141,33 @@ def finished_championship(django_capture_on_commit_callbacks):
     ]
     bankers = [UserFactory(username=f"bank{i}") for i in range(2)]
     with django_capture_on_commit_callbacks(execute=True):
-        round_, tables = make_round(tournament, 1, [players[:6], players[6:]])
+        round_, tables = make_round(tournament, 1, [players[:6], players[6:]],
+                                    started_at=timezone.now())
         for table, banker in zip(tables, bankers, strict=True):
             table.banker = banker
             table.save()
         play(tables[0], {p: 1000 + 100 * i for i, p in enumerate(players[:6])},
              bankrupt=(players[0], players[1]))
         play(tables[1], {p: 1000 + 100 * i for i, p in enumerate(players[6:])})
-        services.close_round(round_=round_)
+        rounds.close_round(round_=round_)
         order = [players[i] for i in (0, 6, 1, 7, 2, 8, 3, 9, 4, 10, 5, 11)]
-        round_, tables = make_round(tournament, 2, [order[:6], order[6:]])
+        round_, tables = make_round(tournament, 2, [order[:6], order[6:]],
+                                    started_at=timezone.now())
         play(tables[0], dict.fromkeys(order[:6], 1500))  # all equal: tie-breaks decide
         game = play(tables[1], {p: 900 + 5 * i for i, p in enumerate(order[6:])}, confirm=False)
         referee.dispute_result(game_id=game.pk, note="Zählung strittig", by=None)
         referee.confirm_result(game_id=game.pk, code=None, by=None, head_referee=True)
         GameResult.objects.filter(game=game).update(resolved_note="Zählung gilt")
-        services.close_round(round_=round_)
+        rounds.close_round(round_=round_)
         players[11].dropped_out = True
         players[11].save()
-        final = services.seat_final(tournament=tournament, seed=3)
+        final = rounds.seat_final(tournament=tournament, seed=3)
         final.status = Round.Status.RUNNING
         final.save()
         table = final.tables.get()
         seated = [seat.player for seat in table.seats.order_by("position")]
         play(table, {p: 700 + 10 * i for i, p in enumerate(seated)})
-        services.close_round(round_=final)
+        rounds.close_round(round_=final)
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED and tournament.winner is not None
     return tournament
@@ -234,3 +212,22 @@ def test_standings_after_import_in_an_emptied_database(finished_championship):
     imported = exchange.import_tournament(document)
     assert standings_by_name(imported) == before
     assert imported.lot_seed == json.loads(document)["tournament"]["lot_seed"]
+
+
+def test_alternates_travel_with_their_rank_and_a_doubled_rank_is_refused(finished_championship):
+    """The official format's standbys keep their order on another server."""
+    tournament = finished_championship
+    standbys = [PlayerFactory(tournament=tournament, name=f"Ersatz {n}") for n in (1, 2)]
+    for rank, player in enumerate(standbys, start=1):
+        Player.objects.filter(pk=player.pk).update(alternate_rank=rank)
+    document = json.loads(exchange.export_json(tournament))
+    copy_ = exchange.import_tournament(copy.deepcopy(document), slug="mit-ersatz")
+    assert dict(copy_.players.filter(alternate_rank__isnull=False)
+                .values_list("name", "alternate_rank")) == {"Ersatz 1": 1, "Ersatz 2": 2}
+    for row in document["players"]:
+        if row["name"] == "Ersatz 2":
+            row["alternate_rank"] = 1
+    with pytest.raises(exchange.ImportRefused) as refused:
+        exchange.import_tournament(document, slug="doppelt")
+    assert "alternate_rank" in refused.value.message_in("en")
+    assert not Tournament.objects.filter(slug="doppelt").exists()

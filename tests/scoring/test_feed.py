@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from referee import rules
-from scoring.feed import describe_event, format_clock
+from referee.feed import describe_event, format_clock
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = {"1": "Anna", "2": "Ben", "3": "Carla", "4": "Dieter"}
@@ -185,6 +185,7 @@ def test_every_event_type_of_the_record_has_words():
         "jail": {"player": "1"}, "release": {"player": "1"},
         "pay": {"from": "1", "to": "2", "amount": 5}, "cash": {"player": "1", "amount": 5},
         "bankrupt": {"player": "1", "creditor": "bank"}, "void": {"event": 1, "reason": "x"},
+        "on_turn": {"player": "1"}, "turn_played": {"player": "1"},
     }
     assert set(samples) == set(rules.EVENT_TYPES) | set(rules.PROJECT_EVENT_TYPES)
     for kind, fields in samples.items():

@@ -7,13 +7,11 @@ is rolled back; the tests then read the PDFs.
 
 from __future__ import annotations
 
-import array
 import copy
 import io
 import json
 import re
 import shutil
-import struct
 import subprocess
 import uuid
 from contextlib import contextmanager
@@ -21,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from catalogues import write_mo
 from django.conf import settings
 from django.test import override_settings
 from require import missing
@@ -28,7 +27,7 @@ from require import missing
 from referee import engine_cache
 from referee.models import Game
 from scoring import printing
-from scoring.demo import build_demo
+from scoring.demo.build import build_demo
 from tournament import banker_links
 from tournament.models import BankerLink, Player, Seat
 from tournament.services import revoke_link
@@ -41,27 +40,6 @@ UMLAUT_DEEDS = ("Schlossallee", "Südbahnhof", "Münchner Straße", "Elektrizit�
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def write_mo(path: Path, messages: dict[str, str]) -> None:
-    """A GNU .mo catalogue (the format msgfmt writes), so no gettext tools are needed."""
-    messages = {"": "Content-Type: text/plain; charset=UTF-8\n", **messages}
-    keys = sorted(messages)
-    ids = strs = b""
-    offsets = []
-    for key in keys:
-        raw_id, raw_str = key.encode(), messages[key].encode()
-        offsets.append((len(ids), len(raw_id), len(strs), len(raw_str)))
-        ids += raw_id + b"\0"
-        strs += raw_str + b"\0"
-    key_start = 7 * 4 + 16 * len(keys)
-    value_start = key_start + len(ids)
-    table = []
-    for id_at, id_len, _str_at, _str_len in offsets:
-        table += [id_len, id_at + key_start]
-    for _id_at, _id_len, str_at, str_len in offsets:
-        table += [str_len, str_at + value_start]
-    header = struct.pack("Iiiiiii", 0x950412DE, 0, len(keys), 7 * 4, 7 * 4 + len(keys) * 8, 0, 0)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(header + array.array("i", table).tobytes() + ids + strs)
 
 
 @contextmanager
@@ -227,13 +205,28 @@ def test_one_score_sheet_per_table_with_its_players_code_and_deeds(demo):
     for page, table in enumerate(demo.tables, start=1):
         sheet = text(pdf, page)
         assert f"Tisch {table.number}" in sheet
-        assert table.code in sheet and re.fullmatch(r"\d{4}", table.code)
+        # the code is on the players' slip, not where the banker alone could read it
+        assert re.fullmatch(r"\d{4}", table.code)
+        assert not re.search(rf"(?<![\d.]){table.code}(?![\d.])", sheet), table.code
+        assert "Code-Zettel" in sheet
         for name in table.names:
             assert name in sheet, (table.number, name)
         for deed in UMLAUT_DEEDS:
             assert deed in sheet, deed
         assert "banker" in sheet  # the banker's name (demo: banker1 …)
         assert "45 min" in sheet and "90 min" in sheet  # Karlsruhe: auction stop, time limit
+
+
+def test_code_slips_carry_each_tables_code_for_its_players(demo):
+    assert printing.DOCUMENTS["slips"].private
+    for lang, words in (("de", "Bestätigungscode für die Spieler"),
+                        ("en", "Confirmation code for the players")):
+        pdf = demo.pdfs[("slips", lang)]
+        assert pages(pdf) == 1  # six tables, eight slips to a page
+        body = text(pdf)
+        assert body.count(words) == len(demo.tables)
+        for table in demo.tables:
+            assert table.code in body
 
 
 def test_score_sheet_qr_codes_open_each_tables_public_page(demo, tmp_path):
@@ -301,24 +294,28 @@ def test_seating_by_table_lists_every_public_name(demo):
 
 
 def test_seating_by_name_is_alphabetical_with_table_and_seat(demo):
+    """The entrance list: by last name (DIN 5007), "Müller, Anna" where the name is public."""
+    from tournament import names as german
+
     pdf = demo.pdfs[("seating-names", "en")]
     assert pages(pdf) == 1
     layout = text(pdf, layout=True)
     seated = {name: (table.number, seat) for table in demo.tables
               for seat, name in enumerate(table.names, start=1)}
+    shown = {p.public_name: german.last_name_first(p.name) if p.public_name_consent
+             else p.public_name for p in demo.players}
+    real = {p.public_name: p.name for p in demo.players}
     for name, (number, seat) in seated.items():
-        line = next(line for line in layout.splitlines() if name in line)
-        after = line[line.index(name) + len(name):].split()
+        label = shown[name]
+        line = next(line for line in layout.splitlines() if label in line)
+        after = line[line.index(label) + len(label):].split()
         numbers = [token for token in after if token.isdigit()]
-        assert numbers[:2] == [str(number), str(seat)], (name, line)
-    # two columns: the left one, then the right one, read in alphabetical order
-    from scoring.printing.data import sort_key
-
-    order = sorted(seated, key=sort_key)
+        assert numbers[:2] == [str(number), str(seat)], (label, line)
+    # two columns: the left one, then the right one, read by last name
+    order = sorted(seated, key=lambda name: german.last_name_key(real[name]))
     body = text(pdf, 1, crop=(0, 0, 297, 842)) + text(pdf, 1, crop=(297, 0, 298, 842))
-    positions = [body.index(name) for name in order]
+    positions = [body.index(shown[name]) for name in order]
     assert positions == sorted(positions)
-    assert order[0].startswith("A") and "Änne Lange" in order[:3]  # Ä sorts as A (DIN 5007)
 
 
 def test_public_documents_never_show_an_unconsented_full_name(demo):
@@ -383,3 +380,36 @@ def test_every_document_in_both_languages(demo, document):
         assert pages(pdf) >= 1
         body = text(pdf)
         assert "1. Monopoly Stadtmeisterschaft Karlsruhe" in body
+
+
+def test_a_paper_result_prints_marked_from_the_paper_sheet():
+    from factories import seated_table
+
+    from referee import paper
+
+    table = seated_table(players=4)
+    seats = list(table.seats.order_by("position"))
+    lines = [paper.PaperLine(player_id=seat.player_id, net_worth=3000 - 100 * index)
+             for index, seat in enumerate(seats)]
+    paper.enter_paper_result(table=table, lines=lines, end_reason="time_limit", ended_at=None,
+                             by=None, note="Tablet aus")
+    sheet = text(_render("scoresheets", table.round.tournament, table.round, lang="en"),
+                 layout=True)
+    assert "Pre-filled from the paper sheet" in sheet and "game record" not in sheet
+    assert "3,000" in sheet
+
+
+def test_a_point_deduction_is_marked_on_the_printed_standings():
+    from factories import seated_table
+    from gameplay import play
+
+    from tournament import incidents
+
+    table = seated_table(players=4)
+    seats = [seat.player for seat in table.seats.order_by("position")]
+    play(table, {player: 3000 - 100 * index for index, player in enumerate(seats)})
+    incidents.record_incident(player=seats[0], level="deduction", points=2,
+                              note="Mietabsprache", by=None)
+    body = text(_render("standings", table.round.tournament, table.round, lang="en"), layout=True)
+    row = next(line for line in body.splitlines() if seats[0].public_name in line)
+    assert "(−2)" in row

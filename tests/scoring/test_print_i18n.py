@@ -14,7 +14,6 @@ from django.utils.translation.template import templatize
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = [*sorted((ROOT / "scoring" / "printing").glob("*.py")),
-          ROOT / "scoring" / "print_views.py",
           ROOT / "scoring" / "management" / "commands" / "scoresheets.py"]
 TEMPLATES = sorted((ROOT / "templates" / "scoring" / "print").glob("*.html"))
 GETTEXT = {"_", "gettext", "gettext_lazy", "gettext_noop", "pgettext", "pgettext_lazy"}

@@ -14,7 +14,7 @@ from tournament.models import BankerLink
 
 _mounted = any(getattr(p, "namespace", None) == "print" for p in config.urls.urlpatterns)
 urlpatterns = [
-    *([] if _mounted else [path("manage/", include("scoring.print_urls"))]),
+    *([] if _mounted else [path("manage/", include("scoring.printing.urls"))]),
     *config.urls.urlpatterns,
 ]
 pytestmark = [pytest.mark.django_db, pytest.mark.urls(__name__)]
@@ -33,7 +33,9 @@ def table():
 
 @pytest.fixture
 def organizer(client):
-    client.force_login(OrganizerFactory())
+    # Global (a superuser): these tests make their tournaments after logging in; the scope of
+    # organizers is tested in tests/tournament/test_access_routes.py.
+    client.force_login(OrganizerFactory(is_superuser=True))
     return client
 
 
@@ -48,9 +50,8 @@ def test_staff_only(client, table):
         assert client.get(url).status_code == 302  # to the login
     client.force_login(UserFactory())
     for url in urls:
-        response = client.get(url)
-        assert response.status_code == 302 and "login" in response["Location"]
-    assert client.post("/manage/ka/print/1/cards/job/").status_code == 302
+        assert client.get(url).status_code == 403  # logged in, but no role in this tournament
+    assert client.post("/manage/ka/print/1/cards/job/").status_code == 403
     assert not BankerLink.objects.filter(table=table).exists()  # nothing printed, no link issued
 
 
@@ -129,7 +130,7 @@ def test_a_running_job_polls_its_progress(organizer, table):
 
 
 def test_the_task_is_idempotent_and_reports_failures(table, monkeypatch):
-    from scoring import tasks
+    from scoring.printing import tasks
 
     tournament = table.round.tournament
     job_id = jobs.create(tournament=tournament, round_=table.round, document="scoresheets",
@@ -175,7 +176,7 @@ def test_a_job_the_broker_cannot_take_fails_at_once_and_says_so(organizer, table
     """No sweep redoes a print job: a broker that refuses (a closed port) fails the job."""
     from celery import Celery
 
-    import scoring.tasks
+    import scoring.printing.tasks
 
     away = Celery("print-outage", broker="redis://127.0.0.1:1/0", set_as_current=False)
     away.conf.broker_transport_options = {"socket_connect_timeout": 0.2}
@@ -184,8 +185,38 @@ def test_a_job_the_broker_cannot_take_fails_at_once_and_says_so(organizer, table
     def print_document(*args):
         raise AssertionError("must not run: the broker refused the message")
 
-    monkeypatch.setattr(scoring.tasks, "print_document", print_document)
+    monkeypatch.setattr(scoring.printing.tasks, "print_document", print_document)
     response = organizer.post("/manage/ka/print/1/cards/job/", {"lang": "en"})
     assert response.status_code == 302
     state = jobs.read(response["Location"].rstrip("/").rsplit("/", 1)[1])
     assert state["state"] == "failed" and "not reachable" in state["error"]
+
+
+def test_a_print_job_checks_the_tournament_scope_itself(client, table):
+    """A desk volunteer cannot fetch a table-card job (bankers' links); the task refuses a job
+    whose record names another tournament or whose requester lost the right to print it."""
+    from factories import appoint
+
+    from tournament.models import StaffRole
+
+    tournament = table.round.tournament
+    desk = appoint(UserFactory(username="desk-eins"), StaffRole.Role.DESK, tournament)
+    organizer = OrganizerFactory(tournaments=[tournament])
+    cards = jobs.create(tournament=tournament, round_=table.round, document="cards", lang="de",
+                        base_url="https://x", filename="c.pdf", total=1, by=organizer.pk)
+    client.force_login(desk)
+    assert client.get(f"/manage/ka/print/jobs/{cards}/").status_code == 403
+    assert client.get(f"/manage/ka/print/jobs/{cards}/file").status_code == 403
+    # queued by the desk volunteer for the cards: the task itself refuses
+    sneaky = jobs.create(tournament=tournament, round_=table.round, document="cards", lang="de",
+                         base_url="https://x", filename="s.pdf", total=1, by=desk.pk)
+    assert jobs.run(sneaky, tournament_id=tournament.pk, round_number=1, document="cards") is None
+    assert jobs.read(sneaky)["state"] == jobs.FAILED
+    # a job of this tournament run against another one
+    other = seated_table(players=5, tournament_kwargs={"slug": "other"}).round.tournament
+    assert jobs.run(cards, tournament_id=other.pk, round_number=1, document="cards") is None
+    assert "does not belong" in jobs.read(cards)["error"]
+    # the organizer's own job runs
+    mine = jobs.create(tournament=tournament, round_=table.round, document="cards", lang="de",
+                       base_url="https://x", filename="m.pdf", total=1, by=organizer.pk)
+    assert jobs.run(mine, tournament_id=tournament.pk, round_number=1, document="cards")

@@ -7,7 +7,12 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.compute import GameResultRow, Settings, compute_standings, table_winners_qualifiers
+from scoring.standings.compute import (
+    GameResultRow,
+    Settings,
+    compute_standings,
+    table_winners_qualifiers,
+)
 
 
 def game(round_, table, places_worths, *, final=True, is_final_round=False):
@@ -118,3 +123,40 @@ def test_standings_do_not_depend_on_the_order_results_arrived_in(seed, rounds):
     b = compute_standings(players=players[::-1], results=shuffled, settings=Settings(lot_seed=7))
     assert ranks(a) == ranks(b)
     assert [line.points for line in a] == sorted((line.points for line in a), reverse=True)
+
+
+# --- issue 16: no ranks by lot for players who have not played; lots only where they decide ---
+
+
+def test_players_without_a_confirmed_result_are_not_ranked():
+    results = game(1, 1, {1: (1, 3000), 2: (2, 2000)})
+    results += game(1, 2, {3: (1, 2500), 4: (2, 1000)}, final=False)  # still running
+    lines = compute_standings(players=[1, 2, 3, 4, 5], results=results, settings=Settings())
+    assert [(line.player, line.rank) for line in lines] == [(1, 1), (2, 2), (3, 0), (4, 0), (5, 0)]
+    assert not any(line.decided_by == "lot" for line in lines)
+    assert [line.qualified for line in lines] == [True, True, False, False, False]
+
+
+def test_the_lot_is_drawn_only_across_the_podium_or_the_qualification_line():
+    # two tables, same points and net worth for the two winners, the two runners-up, ...
+    results = game(1, 1, {1: (1, 2000), 2: (2, 1500), 3: (3, 1000), 4: (4, 500)})
+    results += game(1, 2, {5: (1, 2000), 6: (2, 1500), 7: (3, 1000), 8: (4, 500)})
+    settings_ = Settings(tie_breaks=("points", "net_worth_sum", "lot"), finalists=4, lot_seed=3)
+    lines = compute_standings(players=range(1, 9), results=results, settings=settings_)
+    by_rank = [(line.rank, line.decided_by) for line in lines]
+    # winners: 1st/2nd is the podium → drawn; runners-up 3rd/4th → podium → drawn;
+    # third places 5/6: below the podium and inside no line → shared; 7/8 likewise
+    assert by_rank[:4] == [(1, ""), (2, "lot"), (3, "points"), (4, "lot")]
+    assert by_rank[4:] == [(5, "points"), (5, ""), (7, "points"), (7, "")]
+
+
+def test_a_tie_across_the_qualification_line_is_drawn():
+    results = game(1, 1, {1: (1, 2000), 2: (2, 1500), 3: (3, 1000)})
+    results += game(1, 2, {4: (1, 3000), 5: (2, 2500), 6: (3, 1000)})
+    results += game(1, 3, {7: (1, 4000), 8: (2, 3500), 9: (3, 1000)})
+    settings_ = Settings(tie_breaks=("points", "net_worth_sum", "lot"), finalists=5, lot_seed=1)
+    lines = compute_standings(players=range(1, 10), results=results, settings=settings_)
+    thirds = [line for line in lines if line.player in (3, 6, 9)]
+    assert [line.rank for line in thirds] == [7, 7, 7]  # positions 7–9 decide nothing
+    # players 2 (1500) and 5 (2500), 8 (3500) differ: no lot; line between 5 and 6 is points
+    assert [line.qualified for line in lines].count(True) == 5

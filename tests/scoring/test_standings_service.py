@@ -6,8 +6,10 @@ import pytest
 from factories import PlayerFactory, TournamentFactory
 from gameplay import make_round, play
 
-from scoring import services
+from scoring import errors
+from scoring.desk import rounds
 from scoring.models import StandingRow
+from scoring.standings import services
 from tournament.models import Round, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -66,7 +68,7 @@ def test_held_results_stay_hidden_until_the_round_is_closed(django_capture_on_co
     live = StandingRow.objects.get(tournament=tournament, scope="live", player=players[5])
     assert public.points == 0 and live.points == 6
     with django_capture_on_commit_callbacks(execute=True):
-        services.close_round(round_=round_)
+        rounds.close_round(round_=round_)
     public = StandingRow.objects.get(tournament=tournament, scope="public", player=players[5])
     assert public.points == 6
 
@@ -76,8 +78,8 @@ def test_a_round_closes_only_when_every_result_is_confirmed(django_capture_on_co
     round_, tables = make_round(tournament, 1, [players[:6], players[6:]])
     with django_capture_on_commit_callbacks(execute=True):
         play(tables[0], dict.fromkeys(players[:6], 1000))
-    with pytest.raises(services.errors.RoundNotClosable) as refused:
-        services.close_round(round_=round_)
+    with pytest.raises(errors.RoundNotClosable) as refused:
+        rounds.close_round(round_=round_)
     assert "2" in refused.value.message_in("en")
 
 
@@ -90,8 +92,8 @@ def test_the_final_is_seated_from_the_qualifiers_and_crowns_the_winner(
     with django_capture_on_commit_callbacks(execute=True):
         play(tables[0], {p: 1000 + 100 * i for i, p in enumerate(players[:6])})
         play(tables[1], {p: 1000 + 50 * i for i, p in enumerate(players[6:])})
-        services.close_round(round_=round_)
-    final = services.seat_final(tournament=tournament, seed=1)
+        rounds.close_round(round_=round_)
+    final = rounds.seat_final(tournament=tournament, seed=1)
     finalists = set(final.seats.values_list("player_id", flat=True))
     expected = set(
         StandingRow.objects.filter(tournament=tournament, scope="live")
@@ -104,7 +106,7 @@ def test_the_final_is_seated_from_the_qualifiers_and_crowns_the_winner(
     seated = [seat.player for seat in table.seats.order_by("position")]
     with django_capture_on_commit_callbacks(execute=True):
         play(table, {p: 500 + 10 * i for i, p in enumerate(seated)})
-        services.close_round(round_=final)
+        rounds.close_round(round_=final)
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
     assert tournament.winner == seated[-1]
@@ -178,3 +180,67 @@ def test_the_refresh_repairs_an_invalidation_lost_with_the_cache(
     fresh = client.get("/api/v1/tournaments/ka/standings").json()
     assert fresh["standings"][0]["points"] == 6
     assert cache.sync_version("ka", fresh["version"]) is False
+
+
+def test_a_confirmed_result_is_in_the_standings_without_a_worker(
+    monkeypatch, django_capture_on_commit_callbacks, tournament, players
+):
+    """Freshness (issue 17): the confirming request recomputes right after its commit; the
+    queue is not needed (the worker may be busy with the clocks, or killed)."""
+    from scoring.standings import trigger
+
+    queued = []
+    monkeypatch.setattr(trigger, "enqueue", lambda task, *args, **kw: queued.append(args))
+    _, tables = make_round(tournament, 1, [players[:6]])
+    with django_capture_on_commit_callbacks(execute=True):
+        play(tables[0], {p: 1000 + 100 * i for i, p in enumerate(players[:6])})
+    row = StandingRow.objects.get(tournament=tournament, scope="public", player=players[5])
+    assert row.points == 6 and row.rounds["1"]["final"] is True
+    assert queued == []
+
+
+def test_a_recompute_that_fails_in_the_request_is_left_to_the_worker(
+    monkeypatch, django_capture_on_commit_callbacks, tournament, players
+):
+    from scoring.standings import trigger
+
+    def broken(**kwargs):
+        raise RuntimeError("database gone")
+
+    queued = []
+    monkeypatch.setattr(trigger.services, "recompute_standings", broken)
+    monkeypatch.setattr(trigger, "enqueue", lambda task, *args, **kw: queued.append(args))
+    _, tables = make_round(tournament, 1, [players[:6]])
+    with django_capture_on_commit_callbacks(execute=True):
+        play(tables[0], {p: 1000 + 100 * i for i, p in enumerate(players[:6])})
+    assert queued and set(queued) == {(tournament.pk,)}
+    assert not StandingRow.objects.filter(tournament=tournament).exists()
+
+
+@pytest.mark.parametrize("immediately", [True, False])
+def test_a_confirmation_computes_the_standings_once(
+    monkeypatch, django_capture_on_commit_callbacks, tournament, players, immediately,
+):
+    """The hall (issue 17): the 1,000-player computation runs inside SQLite's write lock, so
+    both scopes share it when they read the same inputs (results public immediately); held
+    results leave the public scope's inputs unchanged until the round closes."""
+    from referee import services as referee
+
+    Tournament.objects.filter(pk=tournament.pk).update(results_public_immediately=immediately)
+    _, tables = make_round(tournament, 1, [players[:6]])
+    with django_capture_on_commit_callbacks(execute=True):
+        game = play(tables[0], {p: 1000 + 100 * i for i, p in enumerate(players[:6])},
+                    confirm=False)
+    calls = []
+    real = services.compute_standings
+    monkeypatch.setattr(services, "compute_standings",
+                        lambda **kwargs: calls.append(kwargs) or real(**kwargs))
+    with django_capture_on_commit_callbacks(execute=True):
+        referee.confirm_result(game_id=game.pk, code=game.confirmation_code, by=None)
+    assert len(calls) == 1
+    live = list(StandingRow.objects.filter(tournament=tournament, scope="live")
+                .values_list("player", "points", "rank"))
+    public = list(StandingRow.objects.filter(tournament=tournament, scope="public")
+                  .values_list("player", "points", "rank"))
+    assert live[0][1] == 6
+    assert (public == live) is immediately

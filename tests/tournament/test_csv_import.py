@@ -342,12 +342,15 @@ def upload(text: str | bytes, name: str = "spieler.csv") -> SimpleUploadedFile:
     return SimpleUploadedFile(name, data, content_type="text/csv")
 
 
-def test_api_upload(client, tournament):
+def api_upload(client, text: str | None):
+    """An organizer posts ``text`` as the file to the import API (``None``: no file)."""
     client.force_login(OrganizerFactory())
-    response = client.post(
-        "/api/v1/tournaments/cup/players/import/",
-        {"file": upload("Name;Verein\nAnna Müller;KIT\nBen Becker;KIT\n")},
-    )
+    data = {} if text is None else {"file": upload(text)}
+    return client.post("/api/v1/tournaments/cup/players/import/", data)
+
+
+def test_api_upload(client, tournament):
+    response = api_upload(client, "Name;Verein\nAnna Müller;KIT\nBen Becker;KIT\n")
     assert response.status_code == 201
     body = response.json()
     assert body["created"] == 2 and body["clubs_created"] == ["KIT"]
@@ -355,11 +358,8 @@ def test_api_upload(client, tournament):
 
 
 def test_api_upload_refused_with_every_line_error(client, tournament):
-    client.force_login(OrganizerFactory())
-    response = client.post(
-        "/api/v1/tournaments/cup/players/import/",
-        {"file": upload("name,email\n,nobody@example.org\nBen,ben@\nCarla,carla@example.org\n")},
-    )
+    text = "name,email\n,nobody@example.org\nBen,ben@\nCarla,carla@example.org\n"
+    response = api_upload(client, text)
     assert response.status_code == 400
     body = response.json()
     assert body["code"] == "csv_invalid"
@@ -372,8 +372,7 @@ def test_api_upload_refused_with_every_line_error(client, tournament):
 
 
 def test_api_upload_needs_a_file(client, tournament):
-    client.force_login(OrganizerFactory())
-    response = client.post("/api/v1/tournaments/cup/players/import/", {})
+    response = api_upload(client, None)
     assert response.status_code == 400
 
 

@@ -108,7 +108,8 @@ def _csv(text: str) -> dict:
 
 
 def _rows(count: int) -> str:
-    return f"document.querySelectorAll('#desk-results .desk-row').length === {count}"
+    # A function, not an expression: Playwright evals a bare expression, which the CSP forbids.
+    return f"() => document.querySelectorAll('#desk-results .desk-row').length === {count}"
 
 
 def login(page) -> None:
@@ -151,7 +152,7 @@ def check_in_from_durlach(page) -> str:
     page.wait_for_function(_rows(2))
     page.locator("#desk-results .desk-row").first.locator("button.primary").click()
     page.wait_for_function(
-        "document.querySelector('#desk-results .desk-row').dataset.checkedIn === 'true'"
+        "() => document.querySelector('#desk-results .desk-row').dataset.checkedIn === 'true'"
     )
     return page.locator("#desk-counts").inner_text()
 

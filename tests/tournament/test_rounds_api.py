@@ -21,7 +21,9 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def organizer_client():
     client = Client()
-    client.force_login(OrganizerFactory())
+    # Global (a superuser): these tests make their tournaments after logging in; the scope of
+    # organizers is tested in tests/tournament/test_access_routes.py.
+    client.force_login(OrganizerFactory(is_superuser=True))
     return client
 
 

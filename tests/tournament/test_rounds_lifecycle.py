@@ -9,6 +9,7 @@ from factories import (
     TournamentFactory,
     checked_in_players,
 )
+from gameplay import seating_layout
 
 from tournament import errors, services
 from tournament.models import Round, Seat, Tournament
@@ -17,17 +18,6 @@ from tournament.seating import count_repeats, count_same_club, pair_meetings
 pytestmark = pytest.mark.django_db
 
 FAST = 2.0  # seconds of search: the instances here reach their lower bound at once
-
-
-def _layout(round_: Round) -> list[list[int]]:
-    tables: dict[int, list[int]] = {}
-    for table_number, player_id in (
-        Seat.objects.filter(round=round_)
-        .order_by("table__number", "position")
-        .values_list("table__number", "player_id")
-    ):
-        tables.setdefault(table_number, []).append(player_id)
-    return [tables[number] for number in sorted(tables)]
 
 
 def _complete(round_: Round) -> None:
@@ -50,7 +40,7 @@ def test_create_seat_lock_start(tournament):
     assert round_.status == Round.Status.SEATED
     assert round_.version == 1
     assert [t.number for t in outcome.tables] == [1, 2, 3, 4, 5, 6]
-    assert sorted(len(t) for t in _layout(round_)) == [6] * 6
+    assert sorted(len(t) for t in seating_layout(round_)) == [6] * 6
     for table in outcome.tables:
         positions = sorted(table.seats.values_list("position", flat=True))
         assert positions == [1, 2, 3, 4, 5, 6]
@@ -75,9 +65,9 @@ def test_round_two_has_no_repeated_pairs(tournament):
     outcome = services.seat_round_outcome(round_=second, seconds=FAST)
     assert second.number == 2
     assert outcome.repeated_pairs == 0
-    history = [_layout(first)]
-    assert count_repeats(rounds=[_layout(second)], history=history) == 0
-    assert max(pair_meetings(rounds=[*history, _layout(second)]).values()) == 1
+    history = [seating_layout(first)]
+    assert count_repeats(rounds=[seating_layout(second)], history=history) == 0
+    assert max(pair_meetings(rounds=[*history, seating_layout(second)]).values()) == 1
 
 
 def test_dropped_out_and_absent_players_are_not_seated(tournament):
@@ -111,7 +101,7 @@ def test_35_players_sit_at_tables_of_six_and_five(tournament):
     checked_in_players(tournament, 35)
     round_ = services.create_round(tournament=tournament)
     services.seat_round(round_=round_, seconds=FAST)
-    assert sorted(len(table) for table in _layout(round_)) == [5, 6, 6, 6, 6, 6]
+    assert sorted(len(table) for table in seating_layout(round_)) == [5, 6, 6, 6, 6, 6]
 
 
 def test_clubs_are_kept_apart(tournament):
@@ -119,17 +109,17 @@ def test_clubs_are_kept_apart(tournament):
     round_ = services.create_round(tournament=tournament)
     services.seat_round(round_=round_, seconds=FAST)
     clubs = {p.pk: p.club_id for p in players}
-    assert count_same_club(rounds=[_layout(round_)], clubs=clubs) == 0
+    assert count_same_club(rounds=[seating_layout(round_)], clubs=clubs) == 0
 
 
 def test_turn_order_is_seeded_and_repeatable(tournament):
     checked_in_players(tournament, 12)
     round_ = services.create_round(tournament=tournament)
     first = services.seat_round_outcome(round_=round_, seed=7, seconds=FAST)
-    order = _layout(round_)
+    order = seating_layout(round_)
     services.seat_round_outcome(round_=round_, seed=7, seconds=FAST)
     assert first.seed == 7
-    assert _layout(round_) == order
+    assert seating_layout(round_) == order
 
 
 def test_reseat_keeps_table_rows_and_bankers(tournament):
@@ -222,7 +212,7 @@ def test_too_few_players_and_impossible_splits_are_refused(tournament):
     with pytest.raises(errors.SeatingImpossible):
         services.seat_round(round_=round_, seconds=FAST)
     services.seat_round(round_=round_, seconds=FAST, min_size=3)
-    assert sorted(len(t) for t in _layout(round_)) == [3, 4]
+    assert sorted(len(t) for t in seating_layout(round_)) == [3, 4]
     round_.refresh_from_db()
     assert round_.status == Round.Status.SEATED
 
@@ -283,7 +273,7 @@ def test_round_pages_are_for_organizers_only(client, tournament):
     base = f"/manage/{tournament.slug}/rounds/"
     assert client.get(base).status_code == 302
     assert client.post(base + "new/").status_code == 302
-    client.force_login(OrganizerFactory(is_staff=False))
-    assert client.get(base + "1/").status_code == 302
-    assert client.post(base + "1/lock/", {"version": 0}).status_code == 302
+    client.force_login(OrganizerFactory(tournaments=[]))  # staff, but not of this tournament
+    assert client.get(base + "1/").status_code == 403
+    assert client.post(base + "1/lock/", {"version": 0}).status_code == 403
     assert Round.objects.get(tournament=tournament, number=1).status == Round.Status.DRAFT

@@ -127,39 +127,27 @@ def refused_in_process(*args: str | Path) -> str:
 
 
 @pytest.mark.parametrize(
-    ("clubs", "expected"),
+    ("option", "text", "expected"),
     [
-        ("1,A\n2\n", "invalid_clubs: {path} line 2"),
-        ("1,A\n2,\n", "invalid_clubs: {path} line 2"),
-        ("1,A\n13,B\n", "unknown_player: {path} line 2"),
-        ("one,A\n", "invalid_clubs: {path} line 1"),
-        ("1,A\n1,B\n", "invalid_clubs: {path} line 2"),
-        ("1,A,extra\n", "invalid_clubs: {path} line 1"),
+        ("--clubs", "1,A\n2\n", "invalid_clubs: {path} line 2"),
+        ("--clubs", "1,A\n2,\n", "invalid_clubs: {path} line 2"),
+        ("--clubs", "1,A\n13,B\n", "unknown_player: {path} line 2"),
+        ("--clubs", "one,A\n", "invalid_clubs: {path} line 1"),
+        ("--clubs", "1,A\n1,B\n", "invalid_clubs: {path} line 2"),
+        ("--clubs", "1,A,extra\n", "invalid_clubs: {path} line 1"),
+        ("--history", "[[[1, 2, 3], [4, 5, 99]]]", "unknown_player: "),
+        ("--history", "[[[1, 2, 3], [3, 4]]]", "invalid_history: "),
+        ("--history", "[[[1, 2, 3]]", "invalid_file: "),
+        ("--history", '[[["1", 2, 3]]]', "invalid_history: "),
+        ("--history", '{"tables": []}', "invalid_history: "),
+        ("--history", "[[1, 2, 3]]", "invalid_history: "),
     ],
 )
-def test_bad_clubs_file(tmp_path, clubs, expected):
-    path = tmp_path / "clubs.csv"
-    path.write_text(clubs)
-    line = refused_in_process("--players", 12, "--rounds", 1, "--seconds", 1, "--clubs", path)
-    assert expected.format(path=path) in line
-
-
-@pytest.mark.parametrize(
-    ("history", "expected"),
-    [
-        ("[[[1, 2, 3], [4, 5, 99]]]", "unknown_player"),
-        ("[[[1, 2, 3], [3, 4]]]", "invalid_history"),
-        ("[[[1, 2, 3]]", "invalid_file"),
-        ('[[["1", 2, 3]]]', "invalid_history"),
-        ('{"tables": []}', "invalid_history"),
-        ("[[1, 2, 3]]", "invalid_history"),
-    ],
-)
-def test_bad_history_file(tmp_path, history, expected):
-    path = tmp_path / "history.json"
-    path.write_text(history)
-    line = refused_in_process("--players", 12, "--rounds", 1, "--seconds", 1, "--history", path)
-    assert line.startswith(f"seating: {expected}: ")
+def test_a_bad_clubs_or_history_file_is_refused_in_one_line(tmp_path, option, text, expected):
+    path = tmp_path / "input.txt"
+    path.write_text(text)
+    line = refused_in_process("--players", 12, "--rounds", 1, "--seconds", 1, option, path)
+    assert line.startswith("seating: " + expected.format(path=path))
 
 
 def test_in_process_output_is_the_same_document():

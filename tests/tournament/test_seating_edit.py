@@ -8,29 +8,16 @@ from factories import (
     ClubFactory,
     OrganizerFactory,
     PlayerFactory,
-    RoundFactory,
-    SeatFactory,
-    TableFactory,
     TournamentFactory,
     checked_in_players,
 )
+from gameplay import make_round, seating_layout
 
 from tournament import errors, selectors, services
 from tournament.models import Round, Seat, Tournament
 from tournament.seating import count_repeats, count_same_club
 
 pytestmark = pytest.mark.django_db
-
-
-def _layout(round_: Round) -> list[list[int]]:
-    tables: dict[int, list[int]] = {}
-    for number, player_id in (
-        Seat.objects.filter(round=round_)
-        .order_by("table__number", "position")
-        .values_list("table__number", "player_id")
-    ):
-        tables.setdefault(number, []).append(player_id)
-    return [tables[n] for n in sorted(tables)]
 
 
 def _positions(round_: Round) -> dict[int, list[int]]:
@@ -44,12 +31,7 @@ def _positions(round_: Round) -> dict[int, list[int]]:
 
 def _seat_round(tournament, number, layout, status=Round.Status.SEATED):
     """A round seated exactly as ``layout`` (lists of players per table)."""
-    round_ = RoundFactory(tournament=tournament, number=number, status=status)
-    for table_number, members in enumerate(layout, start=1):
-        table = TableFactory(round=round_, number=table_number)
-        for position, player in enumerate(members, start=1):
-            SeatFactory(table=table, round=round_, player=player, position=position)
-    return round_
+    return make_round(tournament, number, layout, status=status)[0]
 
 
 @pytest.fixture
@@ -80,7 +62,7 @@ def setup():
 
 
 def _recount(round_, clubs, history):
-    layout = _layout(round_)
+    layout = seating_layout(round_)
     return count_repeats(rounds=[layout], history=history), count_same_club(
         rounds=[layout], clubs=clubs
     )
@@ -172,7 +154,7 @@ def test_move_may_not_shorten_a_table_below_the_minimum():
     assert "at least 5" in refused.value.message_in("en")
     # ... unless the organizer allows smaller tables.
     services.move_player(round_=round_, player=players[1].pk, to_table=2, version=1, min_size=3)
-    assert sorted(len(t) for t in _layout(round_)) == [3, 6]
+    assert sorted(len(t) for t in seating_layout(round_)) == [3, 6]
 
 
 @pytest.mark.parametrize(
@@ -210,15 +192,15 @@ def test_locked_round_cannot_be_edited(setup):
 
 def test_stale_version_is_refused_and_nothing_is_saved(setup):
     _, round_, players, _, _ = setup
-    before = _layout(round_)
+    before = seating_layout(round_)
     services.swap_players(round_=round_, a=players[0].pk, b=players[3].pk, version=0)
-    after_first = _layout(round_)
+    after_first = seating_layout(round_)
     assert after_first != before
     with pytest.raises(errors.StaleVersion) as refused:
         services.move_player(round_=round_, player=players[5].pk, to_table=1, version=0)
     assert refused.value.http_status == 409
     assert "changed meanwhile" in refused.value.message_in("en")
-    assert _layout(round_) == after_first
+    assert seating_layout(round_) == after_first
     round_.refresh_from_db()
     assert round_.version == 1
 
@@ -240,7 +222,7 @@ def test_two_organizers_racing_second_save_is_refused(client, setup):
         url + "swap/", {"version": version_seen, "a": players[0].pk, "b": players[3].pk}
     )
     assert response.status_code == 302
-    saved = _layout(round_)
+    saved = seating_layout(round_)
     response = other.post(
         url + "move/",
         {"version": version_seen, "player": players[1].pk, "to_table": 3},
@@ -250,7 +232,7 @@ def test_two_organizers_racing_second_save_is_refused(client, setup):
     body = response.content.decode()
     assert 'data-code="stale_version"' in body
     assert "changed meanwhile" in body
-    assert _layout(round_) == saved
+    assert seating_layout(round_) == saved
     round_.refresh_from_db()
     assert round_.version == version_seen + 1
 
@@ -279,13 +261,13 @@ def test_api_preview_saves_nothing_and_matches_the_save(client, setup):
     client.force_login(OrganizerFactory())
     url = f"/api/v1/rounds/{round_.pk}/"
     body = {"version": 0, "player": players[12].pk, "to_table": 3}
-    before = _layout(round_)
+    before = seating_layout(round_)
     # table 3 is full (6): moving there is refused like the save would be
     assert client.post(url + "move/preview/", body).status_code == 400
     body = {"version": 0, "a": players[6].pk, "b": players[5].pk}
     preview = client.post(url + "swap/preview/", body)
     assert preview.status_code == 200
-    assert _layout(round_) == before
+    assert seating_layout(round_) == before
     data = preview.json()
     assert client.post(url + "swap/", body).status_code == 200
     assert (data["repeats_after"], data["same_club_after"]) == _recount(round_, clubs, history)
@@ -345,8 +327,8 @@ def test_seating_page_query_count_does_not_grow_with_tables(
         table.save()
     client.force_login(OrganizerFactory())
     client.get(f"/manage/{tournament.slug}/rounds/2/")  # warm the session and user caches
-    # session, user, round, tables, seats, history, active players
-    with django_assert_num_queries(7):
+    # session, user, tournament + staff roles (access), round, tables, seats, history, players
+    with django_assert_num_queries(9):
         response = client.get(f"/manage/{tournament.slug}/rounds/2/")
     assert response.status_code == 200
     assert len(response.context["overview"].tables) == tables
@@ -362,12 +344,12 @@ def test_ids_beyond_the_columns_are_refused_by_the_form(client, setup, action, d
     """Found by the form fuzz: an id too large for SQLite's INTEGER was an OverflowError."""
     tournament, round_, _, _, _ = setup
     client.force_login(OrganizerFactory())
-    saved = _layout(round_)
+    saved = seating_layout(round_)
     response = client.post(f"/manage/{tournament.slug}/rounds/2/{action}/",
                            {"version": round_.version, **data})
     assert response.status_code == 400
     assert 'data-code="invalid_form"' in response.content.decode()
-    assert _layout(round_) == saved
+    assert seating_layout(round_) == saved
     preview = client.get(f"/manage/{tournament.slug}/rounds/2/preview/",
                          {"action": action, "version": round_.version, **data})
     assert preview.status_code == 200

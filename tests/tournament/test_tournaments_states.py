@@ -8,7 +8,7 @@ import pytest
 from django.utils import translation
 from factories import OrganizerFactory, PlayerFactory, RoundFactory, TournamentFactory, UserFactory
 
-from tournament import tournaments
+from tournament import lifecycle
 from tournament.models import Round, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -32,7 +32,7 @@ def _ready(status: str) -> Tournament:
 @pytest.mark.parametrize(("start", "to"), sorted(ALLOWED))
 def test_allowed_moves(start, to):
     tournament = _ready(start)
-    moved = tournaments.transition(tournament=tournament, to=to)
+    moved = lifecycle.transition(tournament=tournament, to=to)
     assert moved.status == to
     tournament.refresh_from_db()
     assert tournament.status == to
@@ -46,8 +46,8 @@ REFUSED = [
 @pytest.mark.parametrize(("start", "to"), REFUSED)
 def test_every_other_move_is_refused_with_a_stable_code(start, to):
     tournament = _ready(start)
-    with pytest.raises(tournaments.TransitionRefused) as info:
-        tournaments.transition(tournament=tournament, to=to)
+    with pytest.raises(lifecycle.TransitionRefused) as info:
+        lifecycle.transition(tournament=tournament, to=to)
     error = info.value
     if start == to:
         assert error.code == "tournament_status_unchanged"
@@ -67,16 +67,16 @@ def test_every_other_move_is_refused_with_a_stable_code(start, to):
 
 def test_unknown_status_is_refused():
     tournament = _ready(S.DRAFT)
-    with pytest.raises(tournaments.TransitionRefused) as info:
-        tournaments.transition(tournament=tournament, to="paused")
+    with pytest.raises(lifecycle.TransitionRefused) as info:
+        lifecycle.transition(tournament=tournament, to="paused")
     assert info.value.code == "tournament_status_unknown"
 
 
 def test_registration_back_to_draft_only_while_no_round_exists():
     tournament = _ready(S.REGISTRATION)
     RoundFactory(tournament=tournament, number=1)
-    with pytest.raises(tournaments.TransitionRefused) as info:
-        tournaments.transition(tournament=tournament, to=S.DRAFT)
+    with pytest.raises(lifecycle.TransitionRefused) as info:
+        lifecycle.transition(tournament=tournament, to=S.DRAFT)
     assert info.value.code == "tournament_has_rounds"
     assert "1 round" in info.value.message_in("en")
     tournament.refresh_from_db()
@@ -88,12 +88,12 @@ def test_start_needs_enough_checked_in_players():
     PlayerFactory.create_batch(4, tournament=tournament, checked_in=True)
     PlayerFactory.create_batch(3, tournament=tournament, checked_in=False)
     PlayerFactory(tournament=tournament, checked_in=True, dropped_out=True)
-    with pytest.raises(tournaments.TransitionRefused) as info:
-        tournaments.transition(tournament=tournament, to=S.RUNNING)
+    with pytest.raises(lifecycle.TransitionRefused) as info:
+        lifecycle.transition(tournament=tournament, to=S.RUNNING)
     assert info.value.code == "tournament_not_enough_players"
     assert info.value.params == {"count": 4, "minimum": 5}
     PlayerFactory(tournament=tournament, checked_in=True)
-    assert tournaments.transition(tournament=tournament, to=S.RUNNING).status == S.RUNNING
+    assert lifecycle.transition(tournament=tournament, to=S.RUNNING).status == S.RUNNING
 
 
 @pytest.mark.parametrize("round_status", [Round.Status.LOCKED, Round.Status.RUNNING])
@@ -101,8 +101,8 @@ def test_cannot_finish_while_a_round_is_played(round_status):
     tournament = _ready(S.RUNNING)
     RoundFactory(tournament=tournament, number=1, status=Round.Status.COMPLETE)
     RoundFactory(tournament=tournament, number=2, status=round_status)
-    with pytest.raises(tournaments.TransitionRefused) as info:
-        tournaments.transition(tournament=tournament, to=S.FINISHED)
+    with pytest.raises(lifecycle.TransitionRefused) as info:
+        lifecycle.transition(tournament=tournament, to=S.FINISHED)
     assert info.value.code == "tournament_round_open"
     assert "round 2" in info.value.message_in("en")
 
@@ -110,13 +110,13 @@ def test_cannot_finish_while_a_round_is_played(round_status):
 def test_finish_after_the_rounds_are_complete():
     tournament = _ready(S.RUNNING)
     RoundFactory(tournament=tournament, number=1, status=Round.Status.COMPLETE)
-    assert tournaments.transition(tournament=tournament, to=S.FINISHED).status == S.FINISHED
+    assert lifecycle.transition(tournament=tournament, to=S.FINISHED).status == S.FINISHED
 
 
 def test_refusal_message_is_bilingual():
     tournament = _ready(S.DRAFT)
-    with pytest.raises(tournaments.TransitionRefused) as info:
-        tournaments.transition(tournament=tournament, to=S.RUNNING)
+    with pytest.raises(lifecycle.TransitionRefused) as info:
+        lifecycle.transition(tournament=tournament, to=S.RUNNING)
     data = info.value.as_dict()
     assert data["code"] == "tournament_transition_not_allowed"
     assert "Draft" in data["message_en"] and "Running" in data["message_en"]
@@ -124,11 +124,11 @@ def test_refusal_message_is_bilingual():
 
 
 def test_allowed_transitions_for_the_buttons():
-    assert [to for to, _ in tournaments.allowed_transitions(TournamentFactory(status=S.DRAFT))] == [
+    assert [to for to, _ in lifecycle.allowed_transitions(TournamentFactory(status=S.DRAFT))] == [
         S.REGISTRATION
     ]
     finished = TournamentFactory(status=S.FINISHED)
-    assert tournaments.allowed_transitions(finished) == []
+    assert lifecycle.allowed_transitions(finished) == []
 
 
 # --- the page and the API -----------------------------------------------------------------

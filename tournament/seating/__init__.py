@@ -6,12 +6,13 @@ round-seating service and the ``seating`` management command both call :func:`se
 Objective: ``repeat_weight * repeated_pairs + club_weight * same_club_pairs`` (defaults 1 and
 10), where a pair meeting k times counts k - 1 (history meetings count, history's own
 repeats do not) and club-mate pairs are summed over the new rounds. Table sizes: the fewest
-tables, filled evenly (:func:`table_sizes`).
+tables, filled evenly, or with ``larger`` tables of the size and one more (:func:`table_sizes`).
 
 How:
 
-1. construct: finite-geometry rounds (:mod:`.designs`; affine planes over GF(q) for a prime
-   power number of tables, Latin squares otherwise), players laid out so that club-mates and
+1. construct: finite-geometry rounds (:mod:`.doubled`: two affine planes of order q lifted to
+   2q^2 players at tables of q, e.g. 32 players at tables of 4 for 10 rounds; :mod:`.designs`:
+   affine planes over GF(q) for a prime power number of tables, Latin squares otherwise), players laid out so that club-mates and
    earlier table-mates share a design column (never seated together), the rounds that fit
    the history best picked first; greedy rounds for the rest; also a fully greedy start;
 2. improve: tabu search over swaps within a round with O(1) big-int delta evaluation

@@ -9,7 +9,7 @@ from collections import deque
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from . import bounds, designs, search
+from . import bounds, designs, doubled, search
 from .errors import (
     INVALID_CLUBS,
     INVALID_HISTORY,
@@ -79,6 +79,7 @@ def seat_rounds(
     seed: int | None = None,
     seconds: float = 10.0,
     min_size: int | None = None,
+    larger: bool = False,
     repeat_weight: int = DEFAULT_REPEAT_WEIGHT,
     club_weight: int = DEFAULT_CLUB_WEIGHT,
 ) -> SeatingResult:
@@ -86,7 +87,7 @@ def seat_rounds(
 
     Minimises ``repeat_weight * repeated_pairs + club_weight * same_club_pairs`` (defaults 1
     and 10: one pair of club-mates at a table is as bad as ten repeated meetings). Table sizes
-    come from :func:`table_sizes`. ``history`` (earlier rounds; players may be missing from
+    come from :func:`table_sizes` (``larger``: ``table_size`` or one more). ``history`` (earlier rounds; players may be missing from
     it, e.g. late arrivals) counts as meetings. ``players=N`` means ids ``1..N``; ``clubs``
     maps players to a club (``None`` or absent: no club).
 
@@ -100,7 +101,7 @@ def seat_rounds(
     ids = _players(players)
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 0:
         raise SeatingError(INVALID_ROUNDS, f"rounds must be an integer >= 0, not {rounds!r}")
-    sizes = table_sizes(n=len(ids), table_size=table_size, min_size=min_size)
+    sizes = table_sizes(n=len(ids), table_size=table_size, min_size=min_size, larger=larger)
     if (
         isinstance(seconds, bool)
         or not isinstance(seconds, int | float)
@@ -327,7 +328,9 @@ SPARE_CLASSES = 12
 def _design_start(prob: search.Problem, order: list[int], rng: random.Random) -> search.Rounds:
     """Design rounds (the cheapest against history and clubs first), then greedy rounds.
 
-    The design rounds share no pair among themselves (except the cut-columns round, and
+    Candidates: the doubled affine planes where they apply (:mod:`.doubled`: 32 players at
+    tables of 4 get 10 repeat-free rounds), then the affine/Latin-square rounds. Each family's
+    rounds share no pair among themselves (except the cut-columns round, and
     wrapped columns when tables are larger than their number), so
     picking them one at a time by cost is as good as choosing a set. With the players in
     their given order this also continues the design that earlier rounds (the history) were
@@ -335,9 +338,9 @@ def _design_start(prob: search.Problem, order: list[int], rng: random.Random) ->
     rounds either way.
     """
     k = len(prob.sizes)
-    classes = designs.design_rounds(
-        n=prob.n, k=k, limit=prob.rounds + SPARE_CLASSES, sizes=prob.sizes
-    )
+    limit = prob.rounds + SPARE_CLASSES
+    classes = doubled.doubled_rounds(n=prob.n, sizes=prob.sizes, limit=limit)
+    classes += designs.design_rounds(n=prob.n, k=k, limit=limit, sizes=prob.sizes)
     candidates: list[list[list[int]]] = []
     for table_of in classes:
         tables: list[list[int]] = [[] for _ in range(k)]

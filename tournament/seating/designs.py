@@ -74,6 +74,14 @@ def _field(q: int) -> tuple[int, int, tuple[int, ...]] | None:
     return p, e, tuple(_irreducible(p, e)) if e > 1 else (0, 1)
 
 
+def _known_field(q: int) -> tuple[int, int, tuple[int, ...]]:
+    """GF(q) for a q the caller has checked is a prime power (there is no other field)."""
+    field = _field(q)
+    if field is None:
+        raise ValueError(f"there is no field with {q} elements: {q} is not a prime power")
+    return field
+
+
 def _digits(x: int, p: int, e: int) -> list[int]:
     out = []
     for _ in range(e):
@@ -91,7 +99,7 @@ def _number(digits: list[int], p: int) -> int:
 
 def gf_sub(a: int, b: int, q: int) -> int:
     """``a - b`` in GF(q) (elements numbered 0..q-1 by their base-p digits)."""
-    p, e, _ = _field(q)
+    p, e, _ = _known_field(q)
     if e == 1:
         return (a - b) % p
     return _number(
@@ -101,7 +109,7 @@ def gf_sub(a: int, b: int, q: int) -> int:
 
 def gf_mul(a: int, b: int, q: int) -> int:
     """``a * b`` in GF(q)."""
-    p, e, mod = _field(q)
+    p, e, mod = _known_field(q)
     if e == 1:
         return a * b % p
     x, y = _digits(a, p, e), _digits(b, p, e)

@@ -86,13 +86,14 @@ def _cost_with(
     player: Player, others: Iterable[Player], meetings: Meetings, clubs: Mapping | None
 ) -> tuple[int, int]:
     repeats = same_club = 0
-    club = clubs.get(player) if clubs else None
+    club_of = clubs or {}
+    club = club_of.get(player)
     for other in others:
         if other == player:
             continue
         if meetings.get(frozenset((player, other)), 0) > 0:
             repeats += 1
-        if club is not None and clubs.get(other) == club:
+        if club is not None and club_of.get(other) == club:
             same_club += 1
     return repeats, same_club
 

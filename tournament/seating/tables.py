@@ -11,8 +11,15 @@ from .errors import (
 )
 
 
-def table_sizes(*, n: int, table_size: int = 6, min_size: int | None = None) -> list[int]:
+def table_sizes(
+    *, n: int, table_size: int = 6, min_size: int | None = None, larger: bool = False
+) -> list[int]:
     """Sizes of the tables for ``n`` players, largest first.
+
+    ``larger``: tables of ``table_size`` or ``table_size + 1`` instead (the official tournament
+    rules: tables of 4, and 5 where the numbers do not divide): ``n // table_size`` tables, the
+    remainder seated one extra at as many of them (22 at 4 -> 5, 5, 4, 4, 4). Refused when the
+    remainder exceeds the number of tables (7 at 4) or with a ``min_size``.
 
     As few tables as possible (``ceil(n / table_size)``), filled as evenly as possible, so with
     the default ``min_size = table_size - 1`` every table has ``table_size`` or ``table_size - 1``
@@ -29,6 +36,18 @@ def table_sizes(*, n: int, table_size: int = 6, min_size: int | None = None) -> 
         )
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise SeatingError(INVALID_PLAYERS, f"the number of players must be >= 1, not {n!r}")
+    if larger:
+        if min_size is not None:
+            raise SeatingError(
+                INVALID_MIN_SIZE, "a minimum size cannot be combined with larger tables"
+            )
+        tables, extra = divmod(n, table_size)
+        if tables == 0 or extra > tables:
+            raise SeatingError(
+                IMPOSSIBLE_SPLIT,
+                f"{n} players cannot be seated at tables of {table_size} or {table_size + 1}",
+            )
+        return [table_size + 1] * extra + [table_size] * (tables - extra)
     if min_size is None:
         min_size = table_size - 1
     elif (

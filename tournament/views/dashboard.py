@@ -2,26 +2,31 @@
 
 from __future__ import annotations
 
-from django.contrib.admin.views.decorators import staff_member_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import path
 from django.views.decorators.http import require_GET
 
-from tournament import players, selectors, tournaments
+from tournament import access, lifecycle, players, selectors, tournaments
+from tournament.access import Action
 
 
-@staff_member_required
+@access.require_login(access.has_staff_page)
 @require_GET
 def dashboard(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "tournament/dashboard.html",
-        {"tournaments": selectors.tournaments_with_counts()},
+        {
+            "tournaments": selectors.tournaments_with_counts().filter(
+                pk__in=access.staffed_tournaments(request.user).values("pk")
+            ),
+            "may_create": access.may_create_tournaments(request.user),
+        },
     )
 
 
-@staff_member_required
+@access.require(Action.VIEW)
 @require_GET
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(selectors.tournaments_with_counts(), slug=slug)
@@ -33,11 +38,12 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "tournament/detail.html",
         {
             "tournament": tournament,
+            "may": {action.value: access.can(request.user, action, tournament) for action in Action},
             "rounds": rounds,
             "current_round": current,
             "tables": tables,
             "counts": players.desk_counts(tournament),
-            "transitions": tournaments.allowed_transitions(tournament),
+            "transitions": lifecycle.allowed_transitions(tournament),
             "effective": tournaments.effective_times(tournament),
             "ruleset_name": dict(tournaments.ruleset_choices()).get(
                 tournament.ruleset, tournament.ruleset

@@ -7,15 +7,16 @@ work; their refusals are shown in the form or, for buttons, by the DomainErrorMi
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.admin.views.decorators import staff_member_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from tournament import csv_import, players
+from config.inputs import clean_note
+from tournament import access, csv_import, incidents, players, privacy
+from tournament.access import Action
 from tournament.forms import CsvImportForm, DeskSearchForm, PlayerForm
 from tournament.models import Club, Player, Tournament
 
@@ -40,58 +41,83 @@ def _search(request: HttpRequest) -> tuple[str, str]:
     return form.cleaned_data["q"].strip(), form.cleaned_data["show"] or players.SHOW_ALL
 
 
-@staff_member_required
+def _found(request: HttpRequest, tournament, *, limit: int) -> dict:
+    """The list's and the desk's context: the players the search finds, at most ``limit``."""
+    query, show = _search(request)
+    rows, more = players.desk_rows(tournament, query, show=show, limit=limit)
+    return {
+        "tournament": tournament,
+        "players": rows,
+        "more": more,
+        "query": query,
+        "show": show,
+        "counts": players.desk_counts(tournament),
+    }
+
+
+@access.require(Action.VIEW)
 @require_GET
 def player_list(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament(slug)
-    query, show = _search(request)
-    rows, more = players.desk_rows(tournament, query, show=show, limit=LIST_LIMIT)
-    return render(
-        request,
-        "tournament/players/list.html",
-        {
-            "tournament": tournament,
-            "players": rows,
-            "more": more,
-            "query": query,
-            "show": show,
-            "counts": players.desk_counts(tournament),
-            "search_form": DeskSearchForm(initial={"q": query, "show": show}),
-        },
+    context = _found(request, tournament, limit=LIST_LIMIT)
+    context["may_rule"] = access.can(request.user, Action.RULE, tournament)
+    context["search_form"] = DeskSearchForm(
+        initial={"q": context["query"], "show": context["show"]}
     )
+    return render(request, "tournament/players/list.html", context)
 
 
 def _club_names() -> list[str]:
     return list(Club.objects.order_by("name").values_list("name", flat=True)[:500])
 
 
-@staff_member_required
+@access.require(Action.CHECK_IN)
 @require_http_methods(["GET", "POST"])
 def player_add(request: HttpRequest, slug: str) -> HttpResponse:
+    """Add a player; from the check-in desk (``from=desk``) a late entry is checked in at
+    once and the desk shows the round they are seated from."""
     tournament = _tournament(slug)
+    from_desk = (request.POST.get("from") or request.GET.get("from")) == "desk"
     form = PlayerForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        checked_in = True if from_desk and tournament.status != tournament.Status.DRAFT else None
         try:
-            player = players.add_player(tournament=tournament, **form.cleaned_data)
+            player = players.add_player(
+                tournament=tournament, checked_in=checked_in, **form.cleaned_data
+            )
         except (players.PlayerInvalid, players.PlayerNameTaken) as error:
             form.add_refusal(error)
         else:
             if player.checked_in:
-                text = _("%(name)s added and checked in (late entry).")
+                text = _("%(name)s added and checked in (late entry); seated from round %(round)s.")
             else:
                 text = _("%(name)s added.")
-            messages.success(request, text % {"name": player.name})
+            messages.success(
+                request,
+                text % {"name": player.name, "round": players.next_open_round(tournament)},
+            )
             if "add_another" in request.POST:
-                return redirect("organizer:player-add", slug=slug)
+                target = reverse("organizer:player-add", kwargs={"slug": slug})
+                return redirect(f"{target}?from=desk" if from_desk else target)
+            if from_desk:
+                desk_url = reverse("organizer:desk", kwargs={"slug": slug})
+                return redirect(f"{desk_url}?{urlencode({'q': player.name})}")
             return redirect("organizer:players", slug=slug)
     return render(
         request,
         "tournament/players/form.html",
-        {"tournament": tournament, "form": form, "player": None, "clubs": _club_names()},
+        {
+            "tournament": tournament,
+            "form": form,
+            "player": None,
+            "clubs": _club_names(),
+            "from_desk": from_desk,
+            "next_round": players.next_open_round(tournament),
+        },
     )
 
 
-@staff_member_required
+@access.require(Action.PLAYERS)
 @require_http_methods(["GET", "POST"])
 def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     player = _player(slug, pk)
@@ -112,6 +138,7 @@ def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             "form": form,
             "player": player,
             "clubs": _club_names(),
+            "incidents": incidents.incidents_of(player),
         },
     )
 
@@ -121,6 +148,17 @@ ACTIONS = {
     "undo-check-in": (players.undo_check_in, "player-undo-check-in"),
     "drop-out": (players.drop_out, "player-drop-out"),
     "undo-drop-out": (players.undo_drop_out, "player-undo-drop-out"),
+    "new-code": (players.renew_pass_code, "player-new-code"),
+}
+
+
+#: Checking in is the desk's job; dropping a player out is the organizer's.
+ACTION_RIGHTS = {
+    "check-in": Action.CHECK_IN,
+    "undo-check-in": Action.CHECK_IN,
+    "drop-out": Action.PLAYERS,
+    "undo-drop-out": Action.PLAYERS,
+    "new-code": Action.CHECK_IN,  # a lost player card: the desk renews the code
 }
 
 
@@ -131,6 +169,8 @@ def _action_message(action: str, name: str) -> str:
         "undo-check-in": _("Check-in of %(name)s undone."),
         "drop-out": _("%(name)s has dropped out."),
         "undo-drop-out": _("Drop-out of %(name)s undone."),
+        "new-code": _("%(name)s has a new personal code; the old card opens nothing now. "
+                      "Print the new card."),
     }
     return texts[action] % {"name": name}
 
@@ -155,11 +195,12 @@ def _next_or(request: HttpRequest, fallback: str) -> str:
 def _player_action(action: str):
     service, _name = ACTIONS[action]
 
-    @staff_member_required
+    @access.require(ACTION_RIGHTS[action])
     @require_POST
     def view(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         player = service(player=_player(slug, pk))
         if request.htmx and request.POST.get("from") == "desk":
+            players.mark_seated_from(player.tournament, [player])
             return render(
                 request,
                 "tournament/players/_desk_row_response.html",
@@ -176,7 +217,39 @@ def _player_action(action: str):
     return view
 
 
-@staff_member_required
+@access.require(Action.PLAYERS)
+@require_POST
+def player_delete(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """A player entered by mistake, never seated, goes for good."""
+    name = players.delete_player(player=_player(slug, pk))
+    messages.success(request, _("%(name)s was deleted.") % {"name": name})
+    return redirect("organizer:players", slug=slug)
+
+
+@access.require(Action.PLAYERS)
+@require_POST
+def player_erase(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """On the player's request: name, club, e-mail and note replaced everywhere; results stay."""
+    player = privacy.erase_player(player=_player(slug, pk), actor=request.user,
+                                  reason=clean_note(request.POST.get("reason")))
+    messages.success(request, _("The player's data was anonymized: now “%(name)s”.")
+                     % {"name": player.name})
+    return redirect("organizer:player-edit", slug=slug, pk=player.pk)
+
+
+@access.require(Action.PLAYERS)
+@require_GET
+def player_data(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Everything kept about one player, as a JSON download (the right of access)."""
+    player = _player(slug, pk)
+    response = JsonResponse(privacy.player_data(player), json_dumps_params={
+        "ensure_ascii": False, "indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="player-{player.pk}.json"'
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@access.require(Action.PLAYERS)
 @require_http_methods(["GET", "POST"])
 def player_import(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament(slug)
@@ -207,21 +280,13 @@ def player_import(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-@staff_member_required
+@access.require(Action.CHECK_IN)
 @require_GET
 def desk(request: HttpRequest, slug: str) -> HttpResponse:
     """The check-in desk: search as you type, one tap to check in (works on a tablet)."""
     tournament = _tournament(slug)
-    query, show = _search(request)
-    rows, more = players.desk_rows(tournament, query, show=show, limit=DESK_LIMIT)
-    context = {
-        "tournament": tournament,
-        "players": rows,
-        "more": more,
-        "query": query,
-        "show": show,
-        "counts": players.desk_counts(tournament),
-    }
+    context = _found(request, tournament, limit=DESK_LIMIT)
+    players.mark_seated_from(tournament, context["players"])
     template = (
         "tournament/players/_desk_results.html" if request.htmx else "tournament/players/desk.html"
     )
@@ -233,6 +298,9 @@ urlpatterns = [
     path("<slug:slug>/players/add/", player_add, name="player-add"),
     path("<slug:slug>/players/import/", player_import, name="players-import"),
     path("<slug:slug>/players/<int:pk>/edit/", player_edit, name="player-edit"),
+    path("<slug:slug>/players/<int:pk>/delete/", player_delete, name="player-delete"),
+    path("<slug:slug>/players/<int:pk>/erase/", player_erase, name="player-erase"),
+    path("<slug:slug>/players/<int:pk>/data/", player_data, name="player-data"),
     *[
         path(f"<slug:slug>/players/<int:pk>/{action}/", _player_action(action), name=name)
         for action, (_service, name) in ACTIONS.items()

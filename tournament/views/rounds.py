@@ -12,19 +12,19 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import messages
-from django.contrib.admin.views.decorators import staff_member_required
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, gettext_noop
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from config.errors import DomainError
-from tournament import banker_links, errors, selectors, services
+from tournament import access, banker_links, errors, selectors, services
+from tournament.access import Action
 from tournament.models import MAX_ID, MAX_TABLE_NUMBER, Round, Table, Tournament
 from tournament.qr import qr_svg
 
@@ -105,7 +105,7 @@ def _bankers_url(round_: Round) -> str:
 # --- Rounds ------------------------------------------------------------------------------------
 
 
-@staff_member_required
+@access.require(Action.VIEW)
 @require_GET
 def round_list(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament(slug)
@@ -122,7 +122,7 @@ def round_list(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-@staff_member_required
+@access.require(Action.ROUNDS)
 @require_POST
 def round_create(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament(slug)
@@ -134,7 +134,7 @@ def round_create(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect(_round_url(round_))
 
 
-@staff_member_required
+@access.require(Action.VIEW)
 @require_GET
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     round_ = _round(slug, number)
@@ -162,7 +162,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
 
 
-@staff_member_required
+@access.require(Action.VIEW)
 @require_GET
 def round_preview(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """htmx fragment: the seating's repeat/club counts if the chosen swap or move were saved.
@@ -204,7 +204,7 @@ def _post_round_action(request: HttpRequest, slug: str, number: int, form_class=
     return round_, _valid(form_class(request.POST))
 
 
-@staff_member_required
+@access.require(Action.ROUNDS)
 @require_POST
 def round_seat(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     round_, data = _post_round_action(request, slug, number, SeatForm)
@@ -228,7 +228,7 @@ def round_seat(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return redirect(_round_url(round_))
 
 
-@staff_member_required
+@access.require(Action.ROUNDS)
 @require_POST
 def round_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     round_, data = _post_round_action(request, slug, number, SwapForm)
@@ -237,7 +237,7 @@ def round_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return redirect(_round_url(round_))
 
 
-@staff_member_required
+@access.require(Action.ROUNDS)
 @require_POST
 def round_move(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     round_, data = _post_round_action(request, slug, number, MoveForm)
@@ -250,37 +250,33 @@ def round_move(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return redirect(_round_url(round_))
 
 
-@staff_member_required
-@require_POST
-def round_lock(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    round_, data = _post_round_action(request, slug, number)
-    services.lock_round(round_=round_, version=data["version"])
-    messages.success(request, _("Seating locked."))
-    return redirect(_round_url(round_))
+def _round_step(name: str, service, done: str):
+    """A POST view that moves the round one step on (``service``) and says ``done``."""
+
+    def view(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+        round_, data = _post_round_action(request, slug, number)
+        service(round_=round_, version=data["version"])
+        messages.success(request, _(done) % {"number": round_.number})
+        return redirect(_round_url(round_))
+
+    view.__name__ = view.__qualname__ = name
+    return access.require(Action.ROUNDS)(require_POST(view))
 
 
-@staff_member_required
-@require_POST
-def round_unlock(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    round_, data = _post_round_action(request, slug, number)
-    services.unlock_round(round_=round_, version=data["version"])
-    messages.success(request, _("Seating unlocked: it can be edited again."))
-    return redirect(_round_url(round_))
-
-
-@staff_member_required
-@require_POST
-def round_start(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    round_, data = _post_round_action(request, slug, number)
-    services.start_round(round_=round_, version=data["version"])
-    messages.success(request, _("Round %(number)s started.") % {"number": round_.number})
-    return redirect(_round_url(round_))
+round_lock = _round_step("round_lock", services.lock_round, gettext_noop("Seating locked."))
+round_unlock = _round_step(
+    "round_unlock", services.unlock_round,
+    gettext_noop("Seating unlocked: it can be edited again."),
+)
+round_start = _round_step(
+    "round_start", services.start_round, gettext_noop("Round %(number)s started.")
+)
 
 
 # --- Bankers -----------------------------------------------------------------------------------
 
 
-@staff_member_required
+@access.require(Action.BANKERS)
 @require_GET
 @never_cache
 def round_bankers(request: HttpRequest, slug: str, number: int) -> HttpResponse:
@@ -309,25 +305,30 @@ def round_bankers(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "tournament": round_.tournament,
             "round": round_,
             "rows": rows,
-            "candidates": list(selectors.banker_candidates()),
+            "candidates": list(selectors.banker_candidates(round_.tournament)),
         },
     )
 
 
-def _table(round_: Round, table_number: int) -> Table:
-    return get_object_or_404(Table.objects.select_related("banker"), round=round_, number=table_number)
+def _round_table(slug: str, number: int, table_number: int) -> tuple[Round, Table]:
+    round_ = _round(slug, number)
+    table = get_object_or_404(
+        Table.objects.select_related("banker"), round=round_, number=table_number
+    )
+    return round_, table
 
 
-@staff_member_required
+@access.require(Action.BANKERS)
 @require_POST
 def table_assign_banker(
     request: HttpRequest, slug: str, number: int, table_number: int
 ) -> HttpResponse:
-    round_ = _round(slug, number)
-    table = _table(round_, table_number)
+    round_, table = _round_table(slug, number, table_number)
     data = _valid(AssignBankerForm(request.POST))
     if data["new_username"].strip():
-        banker = services.get_or_create_banker(username=data["new_username"])
+        banker = services.get_or_create_banker(
+            username=data["new_username"], tournament=round_.tournament
+        )
     elif data["banker"]:
         banker = get_object_or_404(User, pk=data["banker"], is_active=True)
     else:
@@ -344,33 +345,41 @@ def table_assign_banker(
     return redirect(_bankers_url(round_))
 
 
-@staff_member_required
-@require_POST
-def table_issue_link(
-    request: HttpRequest, slug: str, number: int, table_number: int
-) -> HttpResponse:
-    round_ = _round(slug, number)
-    table = _table(round_, table_number)
-    services.issue_link(table=table)
-    messages.success(
-        request,
-        _("Table %(table)s has a new private link; the old one no longer works.")
-        % {"table": table.number},
-    )
-    return redirect(_bankers_url(round_))
+def _link_step(name: str, service, done: str):
+    """A POST view that changes a table's banker link (``service``) and says ``done``."""
+
+    def view(request: HttpRequest, slug: str, number: int, table_number: int) -> HttpResponse:
+        round_, table = _round_table(slug, number, table_number)
+        service(table=table)
+        messages.success(request, _(done) % {"table": table.number})
+        return redirect(_bankers_url(round_))
+
+    view.__name__ = view.__qualname__ = name
+    return access.require(Action.BANKERS)(require_POST(view))
 
 
-@staff_member_required
+table_issue_link = _link_step(
+    "table_issue_link", services.issue_link,
+    gettext_noop("Table %(table)s has a new private link; the old one no longer works."),
+)
+table_revoke_link = _link_step(
+    "table_revoke_link", services.revoke_link,
+    gettext_noop("The link of table %(table)s was revoked."),
+)
+
+
+@access.require(Action.BANKERS)
 @require_POST
-def table_revoke_link(
+def table_restore_link(
     request: HttpRequest, slug: str, number: int, table_number: int
 ) -> HttpResponse:
-    round_ = _round(slug, number)
-    table = _table(round_, table_number)
-    services.revoke_link(table=table)
-    messages.success(
-        request, _("The link of table %(table)s was revoked.") % {"table": table.number}
-    )
+    round_, table = _round_table(slug, number, table_number)
+    if services.restore_link(table=table) is None:
+        messages.error(request, _("There is no revoked link to restore (or a newer one is live)."))
+    else:
+        messages.success(
+            request, _("The link of table %(table)s works again.") % {"table": table.number}
+        )
     return redirect(_bankers_url(round_))
 
 
@@ -418,6 +427,7 @@ urlpatterns = [
     path(_ROUND + "bankers/", round_bankers, name="round_bankers"),
     path(_TABLE + "assign/", table_assign_banker, name="table_assign_banker"),
     path(_TABLE + "link/", table_issue_link, name="table_issue_link"),
+    path(_TABLE + "restore/", table_restore_link, name="table_restore_link"),
     path(_TABLE + "revoke/", table_revoke_link, name="table_revoke_link"),
 ]
 

@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.admin.views.decorators import staff_member_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tournament import tournaments
+from tournament import access, lifecycle, staff, tournaments
+from tournament.access import Action
 from tournament.forms import TournamentForm, TransitionForm, new_tournament_initial
 from tournament.models import Tournament
 
 
-@staff_member_required
+@access.require_login(access.may_create_tournaments)
 @require_http_methods(["GET", "POST"])
 def tournament_create(request: HttpRequest) -> HttpResponse:
     form = TournamentForm(request.POST or None, initial=new_tournament_initial())
@@ -25,6 +25,9 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
         except tournaments.SettingsInvalid as error:
             form.add_problems(error)
         else:
+            staff.ensure_role(
+                tournament=tournament, user=request.user, role=staff.Role.ORGANIZER
+            )
             messages.success(
                 request, _("Tournament “%(name)s” created.") % {"name": tournament.name}
             )
@@ -36,7 +39,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     )
 
 
-@staff_member_required
+@access.require(Action.SETTINGS)
 @require_http_methods(["GET", "POST"])
 def tournament_settings(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
@@ -62,7 +65,7 @@ def tournament_settings(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-@staff_member_required
+@access.require(Action.SETTINGS)
 @require_POST
 def tournament_transition(request: HttpRequest, slug: str) -> HttpResponse:
     """Change the status; a refused move raises TransitionRefused (shown by the middleware)."""
@@ -71,7 +74,7 @@ def tournament_transition(request: HttpRequest, slug: str) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, _("Choose the status to move to."))
         return redirect("organizer:tournament", slug=slug)
-    tournament = tournaments.transition(tournament=tournament, to=form.cleaned_data["to"])
+    tournament = lifecycle.transition(tournament=tournament, to=form.cleaned_data["to"])
     messages.success(
         request,
         _("The tournament is now: %(status)s.") % {"status": tournament.get_status_display()},

@@ -10,7 +10,15 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from scoring.demo import BANKER_PASSWORD, HEAD_REFEREE_LOGIN, ORGANIZER_LOGIN, build_demo
+from scoring.demo.build import (
+    BANKER_PASSWORD,
+    DESK_LOGIN,
+    HEAD_REFEREE_LOGIN,
+    ORGANIZER_LOGIN,
+    SECOND_ORGANIZER_LOGIN,
+    SECOND_SLUG,
+    build_demo,
+)
 
 
 class Command(BaseCommand):
@@ -30,6 +38,7 @@ class Command(BaseCommand):
         base = f"http://{addr}"
         organizer, password = ORGANIZER_LOGIN
         referee, referee_password = HEAD_REFEREE_LOGIN
+        slug = summary.tournament.slug
         stages = ", ".join(f"{count} {stage.replace('_', ' ')}" for stage, count in
                            summary.stages.items())
         lines = [
@@ -39,9 +48,18 @@ class Command(BaseCommand):
             f"  Organizer           {base}/manage/   login {organizer} / {password}",
             f"  Bankers             {base}/banker/   login banker1 … banker{summary.tables}"
             f" / {BANKER_PASSWORD}",
-            f"  Head referee        {base}/banker/   login {referee} / {referee_password}",
+            f"  Head referee        {base}/manage/{slug}/desk/   login {referee} / "
+            f"{referee_password}",
+            f"  Desk (check-in)     {base}/manage/{slug}/check-in/   login {DESK_LOGIN[0]} / "
+            f"{DESK_LOGIN[1]}",
+            f"  Second organizer    {base}/manage/{SECOND_SLUG}/   login "
+            f"{SECOND_ORGANIZER_LOGIN[0]} / {SECOND_ORGANIZER_LOGIN[1]} (sees only that one)",
             f"  Projector           {base}/t/{summary.tournament.slug}/screen",
-            f"  Admin               {base}/admin/",
+            f"  Hall screen         {base}/t/{slug}/hall/{summary.hall_screen}/   (what it shows: "
+            f"{base}/manage/{slug}/screens/)",
+            f"  A player's page     {base}/p/{summary.player_code}/   ({summary.player_name}; "
+            f"every player's code is on their player card)",
+            f"  Admin               {base}/admin/   (superusers only: manage.py createsuperuser)",
             f"  API docs            {base}/api/docs/",
             f"  Health              {base}/healthz",
         ]

@@ -18,30 +18,23 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import CommandParser
 
+from config.commands import OneLineCommand
 from scoring import printing
 from tournament import selectors
 from tournament.models import Round, Tournament
-
-EXIT_REFUSED = 2
 
 
 class Refused(Exception):
     pass
 
 
-class Command(BaseCommand):
+class Command(OneLineCommand):
+    refusal_name = "scoresheets"
     help = "Write score sheets (or another printed document) of a tournament round as a PDF."
-
-    def create_parser(self, prog_name: str, subcommand: str, **kwargs: Any) -> CommandParser:
-        """Usage errors, too, are one line on stderr and exit status 2 on the command line."""
-        parser = super().create_parser(prog_name, subcommand, **kwargs)
-        if parser.called_from_command_line:
-            parser.error = self._refuse_usage  # type: ignore[method-assign]
-        return parser
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("slug", help="the tournament's slug")
@@ -108,10 +101,3 @@ class Command(BaseCommand):
             if os.path.exists(temporary):
                 os.unlink(temporary)
         return result
-
-    def _refuse(self, line: str) -> NoReturn:
-        self.stderr.write("scoresheets: " + " ".join(line.split()), style_func=lambda text: text)
-        sys.exit(EXIT_REFUSED)
-
-    def _refuse_usage(self, message: str) -> NoReturn:
-        self._refuse(f"usage: {message}")

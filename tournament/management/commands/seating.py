@@ -11,16 +11,14 @@ from __future__ import annotations
 import csv
 import io
 import json
-import sys
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import CommandParser
 
+from config.commands import OneLineCommand
 from tournament.seating import SeatingError, seat_rounds
 from tournament.seating.errors import INVALID_CLUBS, INVALID_FILE, INVALID_HISTORY, UNKNOWN_PLAYER
-
-EXIT_REFUSED = 2
 
 
 def read_clubs(path: Path, *, players: int) -> dict[int, str]:
@@ -94,18 +92,12 @@ def _read(path: Path, what: str) -> str:
         raise SeatingError(INVALID_FILE, f"cannot read {what} file {path}: {reason}") from None
 
 
-class Command(BaseCommand):
+class Command(OneLineCommand):
+    refusal_name = "seating"
     help = (
         "Seat players 1..N at tables for R rounds with as few repeated meetings and club-mates "
         "at one table as possible; prints one JSON document."
     )
-
-    def create_parser(self, prog_name: str, subcommand: str, **kwargs: Any) -> CommandParser:
-        """Usage errors, too, are one line on stderr and exit status 2 on the command line."""
-        parser = super().create_parser(prog_name, subcommand, **kwargs)
-        if parser.called_from_command_line:
-            parser.error = self._refuse_usage  # type: ignore[method-assign]
-        return parser
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--players", type=int, required=True, help="number of players (1..N)")
@@ -119,6 +111,11 @@ class Command(BaseCommand):
         parser.add_argument("--history", type=Path, help="JSON file of rounds already played")
         parser.add_argument(
             "--min-size", type=int, default=None, help="smallest table allowed (default size - 1)"
+        )
+        parser.add_argument(
+            "--larger",
+            action="store_true",
+            help="tables of table-size or table-size + 1 (official rules: 4s with 5s)",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -138,14 +135,8 @@ class Command(BaseCommand):
                 seed=options["seed"],
                 seconds=options["seconds"],
                 min_size=options["min_size"],
+                larger=options["larger"],
             )
         except SeatingError as exc:
             self._refuse(f"{exc.code}: {exc.message}")
         self.stdout.write(json.dumps(result.as_dict()))
-
-    def _refuse(self, line: str) -> NoReturn:
-        self.stderr.write("seating: " + " ".join(line.split()), style_func=lambda text: text)
-        sys.exit(EXIT_REFUSED)
-
-    def _refuse_usage(self, message: str) -> NoReturn:
-        self._refuse(f"usage: {message}")

@@ -1,0 +1,176 @@
+"""Deadlines, standings and backups without a broker: one thread in the ``serve`` process.
+
+It runs the very tasks Celery beat runs in production (looked up by name in the Celery app, so
+there is one code path): the deadline sweep every ``DEADLINE_SWEEP_SECONDS`` (1 s on the
+laptop: an auction stop is recorded within about a second even when no request arrives; the
+same idempotent ``enforce_deadlines`` as the Celery timers, reading the deadline from the
+database) and the standings sweep. It also copies the database: when a result was confirmed
+or a round closed (so a confirmed result is never only on the laptop's disk), every few
+minutes when anything changed, and once more on shutdown.
+
+Only one ``serve`` runs per data folder (``laptop.lock``), so there is only one scheduler,
+whatever the number of web processes.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.conf import settings
+from django.db import close_old_connections, connection
+
+from . import backup
+
+logger = logging.getLogger("laptop.scheduler")
+
+
+@dataclass
+class Job:
+    name: str
+    every: float
+    run: object
+    due: float = 0.0
+    runs: int = 0
+    failures: int = 0
+
+
+@dataclass
+class BackupPolicy:
+    database: Path
+    folder: Path
+    keep: int
+    minutes: float
+    last: Path | None = None
+    made: list[Path] = field(default_factory=list)
+
+
+def beat_task(name: str):
+    """The task Celery beat would send, called in-process (tasks are eager here)."""
+    from config.celery import app
+
+    app.loader.import_default_modules()  # the apps' tasks modules, as a worker does
+    task = app.tasks[name]
+    return lambda: task.apply().get()
+
+
+def milestones() -> tuple:
+    """Changes when a round is closed (or re-opened)."""
+    from django.db.models import Count, Max
+
+    from tournament.models import Round
+
+    rounds = Round.objects.exclude(closed_at=None).aggregate(n=Count("id"), last=Max("closed_at"))
+    return rounds["n"], rounds["last"]
+
+
+class Scheduler(threading.Thread):
+    def __init__(self, *, backups: BackupPolicy | None, deadline_seconds: float,
+                 standings_seconds: float, tick: float = 0.25) -> None:
+        super().__init__(name="laptop-scheduler", daemon=True)
+        self.jobs = [
+            Job("deadlines", deadline_seconds, beat_task("referee.sweep_deadlines")),
+            Job("standings", standings_seconds, beat_task("scoring.refresh_running_standings")),
+            # The same beat entry as in production (settings.CELERY_BEAT_SCHEDULE).
+            Job("retention", settings.CELERY_BEAT_SCHEDULE["anonymize-expired"]["schedule"],
+                beat_task("tournament.anonymize_expired")),
+        ]
+        self.backups = backups
+        self.tick = tick
+        self.stopping = threading.Event()
+        self.recorded = 0
+        self._marks: tuple | None = None
+        self._version_conn: sqlite3.Connection | None = None
+        self._changed_since_backup = False
+        self._next_periodic = 0.0
+
+    # ------------------------------------------------------------------ the loop
+    def run(self) -> None:
+        if self.backups:
+            self._marks = self._safe(milestones)
+            self._next_periodic = time.monotonic() + self.backups.minutes * 60
+        while not self.stopping.is_set():
+            started = time.monotonic()
+            for job in self.jobs:
+                if started >= job.due:
+                    job.due = started + job.every
+                    self._run(job)
+            if self.backups:
+                try:
+                    self._backup_if_needed(started)
+                except Exception:  # noqa: BLE001 - deadlines must go on without backups
+                    logger.exception("BACKUP FAILED")
+            close_old_connections()
+            self.stopping.wait(self.tick)
+        connection.close()
+
+    def stop(self, *, final_backup: bool = True) -> Path | None:
+        self.stopping.set()
+        if self.is_alive():
+            self.join(timeout=30)
+        if final_backup and self.backups:
+            return self.backup("shutdown")
+        return None
+
+    def _run(self, job: Job) -> None:
+        try:
+            result = job.run()
+            job.runs += 1
+            if job.name == "deadlines" and result:
+                self.recorded += result
+                logger.info("deadlines: %s recorded", result)
+        except Exception:  # noqa: BLE001 - the next run tries again; the server goes on
+            job.failures += 1
+            logger.exception("scheduler job %s failed", job.name)
+            connection.close()
+
+    @staticmethod
+    def _safe(function):
+        try:
+            return function()
+        except Exception:  # noqa: BLE001
+            logger.exception("scheduler: %s failed", function.__name__)
+            connection.close()
+            return None
+
+    # ------------------------------------------------------------------ backups
+    def _database_changed(self) -> bool:
+        """SQLite's data_version changes whenever another connection committed."""
+        policy = self.backups
+        if self._version_conn is None:
+            self._version_conn = sqlite3.connect(policy.database, timeout=20,
+                                                 check_same_thread=False)
+        version = self._version_conn.execute("PRAGMA data_version").fetchone()[0]
+        changed = version != getattr(self, "_data_version", None)
+        self._data_version = version
+        return changed
+
+    def _backup_if_needed(self, now: float) -> None:
+        if self._safe(self._database_changed):
+            self._changed_since_backup = True
+        marks = self._safe(milestones)
+        if marks is not None and marks != self._marks:
+            self._marks = marks
+            self.backup("round")
+        elif now >= self._next_periodic:
+            self._next_periodic = now + self.backups.minutes * 60
+            if self._changed_since_backup:
+                self.backup("periodic")
+
+    def backup(self, reason: str) -> Path | None:
+        policy = self.backups
+        try:
+            path = backup.backup_now(database=policy.database, folder=policy.folder,
+                                     keep=policy.keep, reason=reason)
+        except backup.BackupError as error:
+            logger.error("BACKUP FAILED: %s", error)
+            return None
+        policy.last = path
+        policy.made.append(path)
+        self._changed_since_backup = False
+        logger.info("backup: %s", path)
+        return path

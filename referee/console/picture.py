@@ -1,0 +1,427 @@
+"""What the banker's console shows, built from the rules engine's state (never from event rows).
+
+Read-only: the picture of a table for the console templates. Query count does not depend on the
+number of events: the engine is the cached one, the feed is read from it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.utils import timezone
+from django.utils.translation import gettext_lazy
+
+from referee import engine_cache, rules, selectors
+from referee.console import reasons
+from referee.feed import describe
+from referee.models import Game, GameResult
+from referee.words import (
+    END_REASONS,
+    GROUP_LABELS,
+    KNOWN_GROUPS,
+    PAUSE_REASONS,
+    Names,
+    Refusal,
+    names_for,
+    parse_at,
+    reason_label,
+)
+
+BUTTON_LABELS = {
+    "buy": gettext_lazy("Buy"),
+    "rent": gettext_lazy("Pay rent"),
+    "pay": gettext_lazy("Tax, fine, payment"),
+    "buildings": gettext_lazy("Houses & hotels"),
+    "mortgage": gettext_lazy("Mortgage"),
+    "trade": gettext_lazy("Trade"),
+    "jail": gettext_lazy("To jail"),
+    "release": gettext_lazy("Out of jail"),
+    "cash": gettext_lazy("Count cash"),
+    "bankrupt": gettext_lazy("Bankrupt"),
+}
+#: Events the banker may cancel with a correction (server events and the start are not).
+VOIDABLE = frozenset(rules.EVENT_TYPES) - {"start", "void", "auction_stop", "time_up"}
+FEED_LENGTH = 20
+
+
+# --------------------------------------------------------------------------- the picture
+
+
+def _initials(name: str) -> str:
+    parts = [p for p in name.split() if p]
+    return "".join(p[0] for p in parts[:2]).upper() or "?"
+
+
+def _mmss(seconds: float | None) -> str:
+    if seconds is None:
+        return ""
+    seconds = int(max(0, seconds))
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def _legal(engine: rules.Game, event: dict) -> bool:
+    try:
+        engine.check(event)
+    except rules.RuleViolation:
+        return False
+    return True
+
+
+def pending_auctions(engine: rules.Game) -> tuple[list[str], str]:
+    """Deeds the banker must auction now, in board order, and why ("bankruptcy"/"auction_stop").
+
+    After the auction stop every deed still with the bank is auctioned once (a "no bid" leaves it
+    with the bank for good); a mid-game bankruptcy to the bank returns deeds that must be
+    auctioned too.
+    """
+    state = engine.state
+    if state.status not in ("setup", "running"):
+        return [], ""
+    must = set(state.must_auction)
+    stop_pending: set[str] = set()
+    if state.auction_stop:
+        voided = engine.voided
+        events = engine.events
+        stop_at = max(
+            (i for i, ev in enumerate(events)
+             if i not in voided and isinstance(ev, dict) and ev.get("type") == "auction_stop"),
+            default=None,
+        )
+        auctioned = {
+            ev.get("deed")
+            for i, ev in enumerate(events)
+            if stop_at is not None and i > stop_at and i not in voided
+            and isinstance(ev, dict) and ev.get("type") == "auction"
+        }
+        stop_pending = {k for k in rules.unowned_deeds(state) if k not in auctioned}
+    keys = [d.key for d in state.board.deeds if d.key in must or d.key in stop_pending]
+    reason = "bankruptcy" if must and not stop_pending - must else "auction_stop"
+    return keys, reason if keys else ""
+
+
+def ending_bankruptcy(state: rules.GameState) -> bool:
+    """Would one more bankruptcy end the game? (the ruleset's end condition)."""
+    count = len(state.bankrupt) + 1
+    condition = state.rules.end_condition
+    if condition == rules.EndCondition.FIRST_BANKRUPTCY:
+        return True
+    if condition == rules.EndCondition.SECOND_BANKRUPTCY and count >= 2:
+        return True
+    return len(state.players) - count <= 1
+
+
+def _deed_view(state: rules.GameState, deed, names: Names) -> dict[str, Any]:
+    key = deed.key
+    level = state.level.get(key, 0)
+    top = state.rules.max_houses
+    owner = state.owner.get(key)
+    view: dict[str, Any] = {
+        "key": key,
+        "name": deed.name,
+        "group": deed.group,
+        "group_class": deed.group if deed.group in KNOWN_GROUPS else "other",
+        "kind": deed.kind,
+        "price": deed.price,
+        "mortgage": rules.mortgage_value(state, key),
+        "payoff": rules.payoff_cost(state, key),
+        "interest": rules.interest_due(state, key),
+        "house_cost": deed.house_cost,
+        "sale_value": rules.building_sale_value(state, key) if deed.kind == "street" else 0,
+        "owner": owner,
+        "owner_name": names.player(owner) if owner else "",
+        "owner_seat": names.seats.get(owner) if owner else None,
+        "mortgaged": key in state.mortgaged,
+        "level": level,
+        "houses": level if level <= top else 0,
+        "hotel": level > top,
+        "rent": None,
+        "rent_dice": None,
+    }
+    if owner is not None:
+        if deed.kind == "utility":
+            view["rent_dice"] = {d: rules.rent_due(state, key, dice=d) for d in range(2, 13)}
+        else:
+            view["rent"] = rules.rent_due(state, key)
+    return view
+
+
+def _pause_reason(engine: rules.Game) -> str:
+    if not engine.state.paused:
+        return ""
+    voided = engine.voided
+    for i, ev in reversed(list(enumerate(engine.events))):
+        if i in voided or not isinstance(ev, dict):
+            continue
+        if ev.get("type") == "pause":
+            return reason_label(ev.get("reason"), PAUSE_REASONS)
+    return ""
+
+
+def build(
+    game: Game, *, now: dt.datetime | None = None, selected: str | None = None,
+    feed_all: bool = False,
+) -> dict[str, Any]:
+    """The whole console picture of a table (the cached engine, two or three small queries)."""
+    now = now or timezone.now()
+    engine = engine_cache.engine_for(game)
+    state = engine.state
+    ruleset = state.rules
+    names = names_for(game, engine)
+    deeds = [_deed_view(state, d, names) for d in state.board.deeds]
+    by_key = {d["key"]: d for d in deeds}
+    status = engine.status
+    started = state.started
+    finished = status == "finished"
+    live = started and status in ("setup", "running", "final_round")
+    pending, pending_reason = pending_auctions(engine)
+
+    players = _players(state, names, by_key, deeds, pending, live=live, finished=finished)
+    active = [p for p in players if not p["bankrupt"]]
+    keys = [p["key"] for p in active]
+    if selected not in keys:
+        selected = keys[0] if keys else None
+    dealing = bool(ruleset.deal_count) and status == "setup" and any(
+        p["deals"] < ruleset.deal_count for p in active
+    )
+    if finished:
+        mode = "count"
+    elif pending:
+        mode = "auction"
+    else:
+        mode = "play" if started else "setup"
+
+    unowned = [by_key[k] for k in rules.unowned_deeds(state)]
+    auction_legal = bool(unowned) and live and _legal(
+        engine, {"type": "auction", "deed": unowned[0]["key"], "winner": None, "price": 0}
+    )
+    result = GameResult.objects.filter(game=game).first() if finished else None
+    standings = [
+        {"player": row.player, "name": names.player(row.player), "place": row.place,
+         "bankrupt": row.bankrupt, "net_worth": row.net_worth,
+         "breakdown": row.breakdown.as_dict()}
+        for row in rules.standings(state)
+    ]
+    clock = {**selectors.clock(game, engine, now), "status": status, "started": started}
+    return {
+        "game": game,
+        "engine_status": status,
+        "end_reason": END_REASONS.get(engine.end_reason or "", engine.end_reason or ""),
+        "mode": mode,
+        "setup": not finished and (not started or dealing),
+        "started": started,
+        "live": live,
+        "final_round": status == "final_round",
+        # The last round of turns: who still plays, in seat order (None: not yet marked whose
+        # turn it was at time).
+        "final_turns": None if state.final_turns is None else [
+            {"key": key, "name": names.player(key)} for key in state.final_turns
+        ],
+        "paused": state.paused,
+        "pause_reason": _pause_reason(engine),
+        "seq": game.event_count,
+        "clock": clock,
+        "game_time": _mmss(clock["game_seconds"]),
+        "ruleset": ruleset,
+        "max_level": ruleset.max_houses + 1,
+        "ledger": state.ledger,
+        "players": players,
+        "active_players": active,
+        "selected": selected,
+        "first_to_deal": next(
+            (p["key"] for p in active if p["deals"] < ruleset.deal_count), None
+        ),
+        "deeds": deeds,
+        "groups": _groups(deeds),
+        "unowned": unowned,
+        "buyable": [by_key[k] for k in _union(p["actions"].get("buy", []) for p in active)],
+        "rentable": [d for d in deeds if d["owner"] and not d["mortgaged"]],
+        "build_groups": _build_groups(state, by_key, players),
+        "auction_legal": auction_legal,
+        "pending_auctions": [by_key[k] for k in pending],
+        "pending_reason": pending_reason,
+        "bank": {"houses": state.houses_in_bank, "hotels": state.hotels_in_bank},
+        "next_bankruptcy_ends": ending_bankruptcy(state),
+        "tax_squares": [
+            {"name": s.name, "amount": s.price} for s in state.board.squares if s.kind == "tax"
+        ],
+        "feed": _feed(engine, names, feed_all),
+        "feed_all": feed_all,
+        "standings": standings,
+        "result": result,
+        "dispute_label": (
+            selectors.dispute_note_label(result, game.table.banker_id)
+            if result is not None and result.status == GameResult.Status.DISPUTED else ""
+        ),
+        "count_rows": _count_rows(result, standings),
+        "js_data": {
+            **_js_data(game, players, deeds, clock, status, pending),
+            # the deal is answered in the browser (no round trip per tapped deed)
+            "deals_paid": bool(ruleset.deals_paid),
+        },
+    }
+
+
+def _players(state, names: Names, by_key, deeds, pending, *, live: bool, finished: bool):
+    """Each player with cash, net worth, deeds and (for those still in) the legal actions."""
+    players = []
+    for seat, key in enumerate(state.players, start=1):
+        bankrupt = key in state.bankrupt_set
+        worth = rules.net_worth(state, key)
+        actions: dict[str, list[str]] = {}
+        if not bankrupt and (live or finished or state.status == "setup"):
+            actions = rules.legal_actions(state, key)
+        own = [by_key[d.key] for d in state.deeds_of(key)]
+        players.append({
+            "key": key,
+            "seat": seat,
+            "name": names.players[key],
+            "initials": _initials(names.players[key]),
+            "cash": state.cash[key],
+            "net_worth": worth.total,
+            "breakdown": worth.as_dict(),
+            "in_jail": key in state.in_jail,
+            "bankrupt": bankrupt,
+            "deals": state.deals.get(key, 0),
+            "deeds": own,
+            "actions": actions,
+            "buttons": _buttons(actions, key, deeds, pending) if live else [],
+            "unavailable": (
+                reasons.unavailable(
+                    state, key, actions, lambda violation: Refusal.of(violation, names)
+                ) if live and not bankrupt and not pending else []
+            ),
+            "mortgaged_deeds": [d for d in own if d["mortgaged"]],
+            "mortgageable": [by_key[k] for k in actions.get("mortgage", [])],
+            "unmortgageable": [by_key[k] for k in actions.get("unmortgage", [])],
+            "tradeable": [by_key[k] for k in actions.get("trade", [])],
+        })
+    return players
+
+
+def _build_groups(state, by_key, players) -> list[dict[str, Any]]:
+    """Streets per colour group for the buildings sheet: groups whose owner may build or sell."""
+    actions_of = {p["key"]: p["actions"] for p in players}
+    out = []
+    for group, members in state.board.groups.items():
+        streets = [by_key[k] for k in members if by_key[k]["kind"] == "street"]
+        owners = {s["owner"] for s in streets}
+        if not streets or len(owners) != 1 or None in owners:
+            continue
+        owner = owners.pop()
+        actions = actions_of.get(owner, {})
+        changeable = set(actions.get("build", [])) | set(actions.get("sell_building", []))
+        if not any(s["key"] in changeable for s in streets):
+            continue
+        out.append({
+            "group": group, "group_class": streets[0]["group_class"],
+            "label": GROUP_LABELS.get(group, group), "owner": owner, "streets": streets,
+        })
+    return out
+
+
+def _count_rows(result: GameResult | None, standings: list[dict]) -> list[dict[str, Any]]:
+    """The placements as counted once there is a count, else the live standings."""
+    if result is None:
+        return standings
+    return [
+        {"player": str(row.player_id), "name": row.player.name, "place": row.place,
+         "bankrupt": row.bankrupt, "net_worth": row.net_worth, "breakdown": row.breakdown}
+        for row in result.placements.select_related("player")
+    ]
+
+
+def _union(lists) -> list[str]:
+    seen: dict[str, None] = {}
+    for items in lists:
+        for item in items:
+            seen.setdefault(item, None)
+    return list(seen)
+
+
+def _groups(deeds: list[dict]) -> list[dict]:
+    groups: dict[str, dict] = {}
+    for d in deeds:
+        entry = groups.setdefault(d["group"], {
+            "group": d["group"], "group_class": d["group_class"],
+            "label": GROUP_LABELS.get(d["group"], d["group"]), "deeds": [],
+        })
+        entry["deeds"].append(d)
+    return list(groups.values())
+
+
+def _buttons(
+    actions: dict[str, list[str]], key: str, deeds: list[dict], pending: list[str]
+) -> list[dict[str, Any]]:
+    """The action buttons of one player's panel, each only when the engine allows it."""
+    if pending:
+        return []  # auction mode: only the auction walk-through and corrections
+    out = []
+    if "buy" in actions:
+        out.append("buy")
+    if "pay" in actions and any(d["owner"] and d["owner"] != key for d in deeds):
+        out.append("rent")
+    if "pay" in actions:
+        out.append("pay")
+    if "build" in actions or "sell_building" in actions:
+        out.append("buildings")
+    if "mortgage" in actions or "unmortgage" in actions:
+        out.append("mortgage")
+    if "trade" in actions:
+        out.append("trade")
+    if "jail" in actions:
+        out.append("jail")
+    if "release" in actions:
+        out.append("release")
+    if "cash" in actions:
+        out.append("cash")
+    if "bankrupt" in actions:
+        out.append("bankrupt")
+    return [{"code": code, "label": BUTTON_LABELS[code]} for code in out]
+
+
+def _js_data(game, players, deeds, clock, status, pending) -> dict[str, Any]:
+    """The compact picture console.js needs to build events and labels offline."""
+    return {
+        "seq": game.event_count,
+        "status": status,
+        "clock": clock,
+        "pending": pending,
+        "players": [
+            {"key": p["key"], "name": p["name"], "seat": p["seat"], "cash": p["cash"],
+             "bankrupt": p["bankrupt"], "in_jail": p["in_jail"]}
+            for p in players
+        ],
+        "deeds": {
+            d["key"]: {
+                "name": d["name"], "kind": d["kind"], "owner": d["owner"], "price": d["price"],
+                "level": d["level"], "mortgaged": d["mortgaged"], "rent": d["rent"],
+                "rent_dice": d["rent_dice"], "house_cost": d["house_cost"],
+                "mortgage": d["mortgage"], "payoff": d["payoff"], "sale_value": d["sale_value"],
+            }
+            for d in deeds
+        },
+    }
+
+
+# --------------------------------------------------------------------------- the feed
+
+
+def _feed(engine: rules.Game, names: Names, feed_all: bool) -> list[dict[str, Any]]:
+    events = engine.events
+    voided = engine.voided
+    start = 0 if feed_all else max(0, len(events) - FEED_LENGTH)
+    out = []
+    for index in range(len(events) - 1, start - 1, -1):
+        ev = events[index]
+        kind = ev.get("type") if isinstance(ev, dict) else None
+        at = parse_at(ev.get("at")) if isinstance(ev, dict) else None
+        out.append({
+            "index": index,
+            "type": kind,
+            "text": describe(ev, names),
+            "at": timezone.localtime(at) if at else None,
+            "voided": index in voided,
+            "voidable": kind in VOIDABLE and index not in voided,
+        })
+    return out

@@ -1,0 +1,208 @@
+"""The head referee's rulings: rule on a dispute, amend the counted figures, reopen a confirmed
+result, give a table extra minutes, delay a round's start. Every ruling locks its row, needs a
+reason, and is recorded in the audit log (``tournament.audit``) as one staff action.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from tournament import audit
+from tournament import services as tournament_services
+from tournament.models import Round, Seat, Table
+
+from . import engine_cache, errors, services
+from .models import Game, GameResult
+
+
+def _locked(game_id: int) -> tuple[Game, GameResult | None]:
+    game = Game.objects.select_for_update().select_related("table__round").get(pk=game_id)
+    return game, GameResult.objects.filter(game=game).first()
+
+
+def _locked_unconfirmed(game_id: int, *, confirmed_message) -> tuple[Game, GameResult]:
+    """The game and its counted (or disputed) result, locked; a ruling on a result that is not
+    counted yet or already confirmed is refused (``confirmed_message`` says why)."""
+    game, result = _locked(game_id)
+    if result is None:
+        raise errors.ResultNotReady(errors.RESULT_NOT_COUNTED)
+    if result.status == GameResult.Status.CONFIRMED:
+        raise errors.ResultConfirmed(confirmed_message, params={"table": game.table.number})
+    return game, result
+
+
+def _reason(text: str | None) -> str:
+    reason = (text or "").strip()
+    if not reason:
+        raise errors.ReasonRequired(errors.REASON_REQUIRED)
+    return reason
+
+
+def resolve_dispute(
+    *, game_id: int, note: str, by: User | None, now: dt.datetime | None = None
+) -> GameResult:
+    """Confirm a counted or disputed result as head referee; a dispute needs the ruling's note."""
+    note = (note or "").strip()
+    with transaction.atomic():
+        game, result = _locked_unconfirmed(game_id, confirmed_message=errors.ALREADY_CONFIRMED)
+        if result.status == GameResult.Status.DISPUTED and not note:
+            raise errors.ReasonRequired(errors.RULING_REQUIRED, code="ruling_required")
+        if result.from_paper and by is not None and result.counted_by_id == by.pk:
+            raise errors.ReasonRequired(errors.SECOND_PERSON, code="second_person")
+        tournament_id = game.table.round.tournament_id
+        with audit.action(tournament=tournament_id, actor=by, what="result.resolve", reason=note):
+            result = services.confirm_result(
+                game_id=game.pk, code=None, by=by, head_referee=True, now=now
+            )
+            result.resolved_note = note
+            result.save(update_fields=["resolved_note"])
+    return result
+
+
+def reopen_result(*, game_id: int, reason: str, by: User | None) -> GameResult:
+    """Take back a confirmation: the result awaits a new confirmation (code or a second person),
+    and the console may correct the game meanwhile."""
+    reason = _reason(reason)
+    with transaction.atomic():
+        game, result = _locked(game_id)
+        if result is None or result.status != GameResult.Status.CONFIRMED:
+            raise errors.ResultNotReady(errors.NOT_CONFIRMED, params={"table": game.table.number})
+        tournament_id = game.table.round.tournament_id
+        with audit.action(tournament=tournament_id, actor=by, what="result.reopen", reason=reason):
+            result.status = GameResult.Status.COUNTED
+            result.confirmed_at = None
+            result.confirmed_by = None
+            result.confirmed_via = ""
+            result.resolved_note = reason
+            result.save()
+    services.result_changed(game)
+    return result
+
+
+def amend_result(
+    *, game_id: int, figures: dict[int, dict[str, Any]], reason: str, by: User | None
+) -> GameResult:
+    """Correct the counted figures of a dispute (place, net worth per player) with a reason.
+
+    ``figures`` maps player id → {"place": int, "net_worth": int}. The result stays unconfirmed:
+    a second person confirms the amended count (or the head referee rules on it).
+    """
+    reason = _reason(reason)
+    with transaction.atomic():
+        game, result = _locked_unconfirmed(game_id, confirmed_message=errors.RESULT_CONFIRMED)
+        placements = {p.player_id: p for p in result.placements.select_for_update()}
+        count = len(placements)
+        try:
+            rows = {int(pid): (int(v["place"]), int(v["net_worth"])) for pid, v in figures.items()}
+        except (KeyError, TypeError, ValueError) as exc:
+            raise errors.BadAmendment(errors.BAD_AMENDMENT, params={"count": count}) from exc
+        places = sorted(place for place, _worth in rows.values())
+        if (
+            set(rows) != set(placements)
+            or any(not 1 <= place <= count for place in places)
+            or any(abs(worth) > 10**9 for _place, worth in rows.values())
+        ):
+            raise errors.BadAmendment(errors.BAD_AMENDMENT, params={"count": count})
+        tournament_id = game.table.round.tournament_id
+        with audit.action(tournament=tournament_id, actor=by, what="result.amend", reason=reason):
+            for player_id, (place, worth) in rows.items():
+                placement = placements[player_id]
+                if (placement.place, placement.net_worth) != (place, worth):
+                    placement.place, placement.net_worth = place, worth
+                    placement.breakdown = {**placement.breakdown, "amended": True}
+                    placement.save()
+            result.resolved_note = reason
+            result.counted_at = timezone.now()
+            result.save()
+    services.result_changed(game)
+    return result
+
+
+MAX_EXTRA_MINUTES = 120
+
+
+def extra_time(*, game_id: int, minutes: int, reason: str, by: User | None) -> Game:
+    """Give one table extra minutes: its auction stop (if still ahead) and time limit move.
+
+    The minutes go into the game's ruleset overrides, so the engine, the deadlines, the clock
+    on the console and public pages, and an exported record all agree.
+    """
+    reason = _reason(reason)
+    if not isinstance(minutes, int) or not 1 <= minutes <= MAX_EXTRA_MINUTES:
+        raise errors.BadAmendment(errors.BAD_EXTRA_MINUTES, params={"maximum": MAX_EXTRA_MINUTES})
+    with transaction.atomic():
+        game, result = _locked(game_id)
+        if game.status == Game.Status.FINISHED or result is not None:
+            raise errors.GameNotReady(errors.GAME_ENDED_NO_TIME, params={"table": game.table.number})
+        engine = engine_cache.engine_for(game)
+        before = dict(game.overrides)
+        overrides = dict(game.overrides)
+        if engine.ruleset.time_limit_minutes:
+            overrides["time_limit_minutes"] = engine.ruleset.time_limit_minutes + minutes
+        if engine.ruleset.auction_stop_minute and not engine.state.auction_stop:
+            overrides["auction_stop_minute"] = engine.ruleset.auction_stop_minute + minutes
+        game.overrides = overrides
+        game.extra_minutes += minutes
+        engine_cache.forget(game.pk)
+        services.plan_deadlines(game, engine_cache.engine_for(game))
+        game.save()
+        audit.note(
+            tournament=game.table.round.tournament_id, actor=by, what="time.extra",
+            reason=reason, obj=game.table,
+            changes={"extra_minutes": [game.extra_minutes - minutes, game.extra_minutes],
+                     "overrides": [str(before), str(overrides)]},
+        )
+    services.result_changed(game, replan=True)
+    return game
+
+
+def delay_round_start(*, round_id: int, minutes: int, reason: str, by: User | None) -> Round:
+    """A delayed start for the whole round: the round's start moves (the desk's "not started"
+    alert and the public pages follow); the tables' clocks start with their own start."""
+    reason = _reason(reason)
+    if not isinstance(minutes, int) or not 1 <= minutes <= MAX_EXTRA_MINUTES:
+        raise errors.BadAmendment(errors.BAD_EXTRA_MINUTES, params={"maximum": MAX_EXTRA_MINUTES})
+    with transaction.atomic():
+        round_ = Round.objects.select_for_update().get(pk=round_id)
+        if round_.status != Round.Status.RUNNING:  # start_round would overwrite the delay
+            raise errors.RoundNotRunning(errors.DELAY_NOT_RUNNING,
+                                         params={"number": round_.number})
+        start = round_.started_at or timezone.now()
+        with audit.action(tournament=round_.tournament_id, actor=by, what="time.delay",
+                          reason=reason):
+            round_.started_at = start + dt.timedelta(minutes=minutes)
+            round_.save(update_fields=["started_at"])
+    return round_
+
+
+def move_player(
+    *, round_id: int, player_id: int, to_table: int, reason: str, by: User | None
+) -> Round:
+    """The head referee moves a player to another table, also once the round is locked or
+    running (a latecomer, a missing player), with a reason for the audit log. Refused once
+    either table's game has begun (its record names its players) or has a result."""
+    reason = _reason(reason)
+    with transaction.atomic():
+        round_ = Round.objects.select_for_update().get(pk=round_id)
+        seat = Seat.objects.filter(round=round_, player_id=player_id).first()
+        target = Table.objects.filter(round=round_, number=to_table).first()
+        tables = [t for t in (seat.table_id if seat else None, target.pk if target else None) if t]
+        for game in Game.objects.select_for_update().filter(table_id__in=tables).select_related(
+            "table"
+        ):
+            if game.event_count or GameResult.objects.filter(game=game).exists():
+                raise errors.GameBegun(errors.MOVE_GAME_BEGUN, params={"table": game.table.number})
+        with audit.action(tournament=round_.tournament_id, actor=by, what="seat.move",
+                          reason=reason):
+            round_ = tournament_services.move_player_with_ruling(
+                round_=round_, player=player_id, to_table=to_table
+            )
+        for table in Table.objects.filter(pk__in=tables):
+            if Game.objects.filter(table=table).exists():
+                services.ensure_game(table=table)  # an untouched game follows the new seating
+    return round_

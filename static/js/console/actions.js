@@ -1,0 +1,309 @@
+/* The console's action forms: build(form) turns one into events of the game record
+ * (../shared/spec/game-record.md) and answers {events, label} or {hint} (what is still
+ * missing); setContext/adjust show the parts of a form that fit the player and the other fields. */
+(function (global) {
+  "use strict";
+
+  const C = global.MonopolyConsole;
+  const { $, $$, esc, int } = C;
+
+  /** t: the translator; pname/dname: a player's and a deed's name; player(key): a player's data;
+   * game(): the console's picture of the game (players, deeds, deals_paid). */
+  C.createActions = function createActions({ t, pname, dname, player, game }) {
+    function hint(key, params) {
+      return { hint: t(key, params) };
+    }
+
+    const builders = {
+      start: () => ({ events: [{ type: "start" }], label: t("label_start") }),
+      end: () => ({ events: [{ type: "end" }], label: t("label_end") }),
+      on_turn(fd) {
+        const p = fd.get("player");
+        if (!p) return hint("choose_player");
+        return { events: [{ type: "on_turn", player: p }], label: t("label_on_turn", { player: pname(p) }) };
+      },
+      turn_played(fd) {
+        const p = fd.get("player");
+        if (!p) return hint("choose_player");
+        return { events: [{ type: "turn_played", player: p }], label: t("label_turn_played", { player: pname(p) }) };
+      },
+      pause(fd) {
+        let reason = fd.get("reason") || "";
+        if (reason === "other") reason = (fd.get("note") || "").trim();
+        const ev = { type: "pause" };
+        if (reason) ev.reason = reason;
+        return { events: [ev], label: t("label_pause") };
+      },
+      deal(fd, form) {
+        const p = fd.get("player");
+        const deeds = fd.getAll("deed");
+        if (!p) return hint("choose_player");
+        if (!deeds.length) return hint("choose_deed");
+        const left = int(form.dataset.max) - int(form.querySelector(`input[name=player][value="${CSS.escape(p)}"]`).dataset.dealt);
+        if (deeds.length > left) return hint("max_deals", { name: pname(p), n: left });
+        return {
+          events: deeds.map((d) => ({ type: "deal", player: p, deed: d })),
+          label: t("label_deal", { player: pname(p), deeds: deeds.map(dname).join(", ") }),
+        };
+      },
+      buy(fd) {
+        const p = fd.get("player");
+        const d = fd.get("deed");
+        if (!d) return hint("choose_deed");
+        return { events: [{ type: "buy", player: p, deed: d }], label: t("label_buy", { player: pname(p), deed: dname(d) }) };
+      },
+      auction(fd, form) {
+        const d = fd.get("deed");
+        if (!d) return hint("choose_deed");
+        const w = fd.get("winner");
+        if (!w) return hint("choose_winner");
+        const label = t("label_auction", { deed: dname(d) });
+        if (w === "none") return { events: [{ type: "auction", deed: d, winner: null, price: 0 }], label };
+        const price = int(fd.get("price"));
+        const min = int(form.dataset.minBid) || 0;
+        if (price === null) return hint("enter_amount");
+        if (price < min) return hint("min_bid", { n: min });
+        return { events: [{ type: "auction", deed: d, winner: w, price }], label };
+      },
+      rent(fd) {
+        const p = fd.get("player");
+        const d = fd.get("deed");
+        if (!d) return hint("choose_deed");
+        const info = game().deeds[d];
+        const ev = { type: "pay", from: p, to: info.owner, reason: "rent", deed: d };
+        let amount = info.rent;
+        if (info.kind === "utility") {
+          const dice = int(fd.get("dice"));
+          if (!dice || dice < 2 || dice > 12) return hint("choose_dice");
+          amount = info.rent_dice ? info.rent_dice[String(dice)] : 0;
+          ev.dice = dice;
+        }
+        if (!amount) return hint("no_rent");
+        ev.amount = amount;
+        return { events: [ev], label: t("label_rent", { player: pname(p), deed: dname(d) }) };
+      },
+      pay(fd) {
+        const p = fd.get("player");
+        const to = fd.get("to") || "bank";
+        const amount = int(fd.get("amount"));
+        if (!amount || amount < 1) return hint("enter_amount");
+        const ev = to === "from_bank" ? { type: "pay", from: "bank", to: p, amount } : { type: "pay", from: p, to, amount };
+        const reason = fd.get("reason");
+        if (reason) ev.reason = reason;
+        return { events: [ev], label: t("label_pay", { player: pname(p), amount }) };
+      },
+      buildings(fd, form) {
+        const p = fd.get("player");
+        const now = {};
+        const want = {};
+        const order = [];
+        $$("input[data-level]", form).forEach((input) => {
+          if (input.disabled) return;
+          const key = input.name.slice("level-".length);
+          now[key] = int(input.dataset.level);
+          want[key] = int(input.value);
+          order.push(key);
+        });
+        const events = [];
+        // Down first, always from the highest street; then up, always on the lowest: evenly.
+        for (;;) {
+          const down = order.filter((k) => now[k] > want[k]);
+          if (!down.length) break;
+          const k = down.reduce((a, b) => (now[b] > now[a] ? b : a));
+          events.push({ type: "sell_building", deed: k });
+          now[k] -= 1;
+        }
+        for (;;) {
+          const up = order.filter((k) => now[k] < want[k]);
+          if (!up.length) break;
+          const k = up.reduce((a, b) => (now[b] < now[a] ? b : a));
+          events.push({ type: "build", deed: k });
+          now[k] += 1;
+        }
+        if (!events.length) return hint("nothing");
+        return { events, label: t("label_buildings", { player: pname(p) }) };
+      },
+      mortgage(fd) {
+        const p = fd.get("player");
+        const m = fd.getAll("mortgage");
+        const u = fd.getAll("unmortgage");
+        if (!m.length && !u.length) return hint("choose_deed");
+        return {
+          events: [...u.map((d) => ({ type: "unmortgage", deed: d })), ...m.map((d) => ({ type: "mortgage", deed: d }))],
+          label: t("label_mortgage", { player: pname(p) }),
+        };
+      },
+      trade(fd) {
+        const p = fd.get("player");
+        const q = fd.get("partner");
+        if (!q) return hint("choose_player");
+        const give = fd.getAll("give");
+        const get = fd.getAll("get");
+        const payoff = new Set(fd.getAll("payoff"));
+        const cash = int(fd.get("cash")) || 0;
+        const payer = fd.get("payer") || "partner";
+        if (!give.length && !get.length) return hint("trade_needs_deeds");
+        if (cash > 0 && payer === "partner" && !give.length) return hint("cash_for_deeds");
+        if (cash > 0 && payer === "player" && !get.length) return hint("cash_for_deeds");
+        const events = [];
+        const leg = (from, to, deeds, paid) => {
+          const ev = { type: "trade", from, to, deeds };
+          if (paid) ev.cash = paid;
+          const off = deeds.filter((d) => payoff.has(d));
+          if (off.length) ev.unmortgage = off;
+          return ev;
+        };
+        if (give.length) events.push(leg(p, q, give, payer === "partner" ? cash : 0));
+        if (get.length) events.push(leg(q, p, get, payer === "player" ? cash : 0));
+        return { events, label: t("label_trade", { player: pname(p), partner: pname(q) }) };
+      },
+      jail: (fd) => ({ events: [{ type: "jail", player: fd.get("player") }], label: t("label_jail", { player: pname(fd.get("player")) }) }),
+      release: (fd) => ({
+        events: [{ type: "release", player: fd.get("player"), fine: fd.get("fine") === "1" }],
+        label: t("label_release", { player: pname(fd.get("player")) }),
+      }),
+      cash(fd) {
+        const p = fd.get("player");
+        const amount = int(fd.get("amount"));
+        if (amount === null || amount < 0) return hint("enter_amount");
+        return { events: [{ type: "cash", player: p, amount }], label: t("label_cash", { player: pname(p), amount }) };
+      },
+      bankrupt(fd) {
+        const p = fd.get("player");
+        const creditor = fd.get("creditor");
+        if (!creditor) return hint("choose_player");
+        const ev = { type: "bankrupt", player: p, creditor };
+        const payoff = creditor === "bank" ? [] : fd.getAll("payoff");
+        if (payoff.length) ev.unmortgage = payoff;
+        return { events: [ev], label: t("label_bankrupt", { player: pname(p) }) };
+      },
+      void(fd) {
+        const index = int(fd.get("event"));
+        const reason = (fd.get("reason") || "").trim();
+        if (!reason) return hint("reason_needed");
+        return { events: [{ type: "void", event: index, reason }], label: t("label_void", { index }) };
+      },
+      count(fd, form) {
+        const events = [];
+        $$("input[data-cash-for]", form).forEach((input) => {
+          const value = int(input.value);
+          if (value === null || value < 0) return;
+          if (value !== int(input.dataset.tracked)) events.push({ type: "cash", player: input.dataset.cashFor, amount: value });
+        });
+        if (!events.length) return hint("nothing");
+        return { events, label: t("label_count") };
+      },
+    };
+
+    function build(form) {
+      const builder = builders[form.dataset.action];
+      if (!builder) return hint("nothing");
+      return builder(new FormData(form), form);
+    }
+
+    // The deal's answer computed in the browser: who gets which deed, what is paid, cash before
+    // and after. A round trip per tapped deed made dealing slow on a hall's Wi-Fi; the server
+    // still checks every deal when it is posted (a refusal then shows as a conflict).
+    function localDealAnswer(built) {
+      const data = game();
+      if (!data || !data.players || !data.deeds) return null;
+      const cash = {};
+      data.players.forEach((p) => { cash[p.key] = p.cash; });
+      const before = Object.assign({}, cash);
+      const lines = [];
+      for (const ev of built.events) {
+        const deed = data.deeds[ev.deed];
+        if (!deed || deed.owner || !(ev.player in cash)) return null; // let the server say why
+        if (data.deals_paid) {
+          cash[ev.player] -= deed.price;
+          lines.push(t("deal_paid", { player: pname(ev.player), deed: deed.name, amount: deed.price }));
+        } else {
+          lines.push(t("deal_free", { player: pname(ev.player), deed: deed.name }));
+        }
+      }
+      const rows = Object.keys(cash).filter((k) => cash[k] !== before[k]).map((k) => {
+        const delta = cash[k] - before[k];
+        return `<tr><td>${esc(pname(k))}</td><td class="num">${before[k]}</td><td class="num">${delta > 0 ? "+" : ""}${delta}</td><td class="num"><b>${cash[k]}</b></td></tr>`;
+      }).join("");
+      const table = rows ? `<table class="grid cash-after"><thead><tr><th>${esc(t("cash_head"))}</th><th class="num">${esc(t("before"))}</th><th class="num">${esc(t("change"))}</th><th class="num">${esc(t("after"))}</th></tr></thead><tbody>${rows}</tbody></table>` : "";
+      return `<div class="answer-body is-ok" data-ok="1" data-local="1"><ul class="answer-lines">${lines.map((l) => `<li>${esc(l)}</li>`).join("")}</ul>${table}</div>`;
+    }
+
+    // ---------------------------------------------------------------- the forms themselves
+    function toggle(el, show) {
+      el.hidden = !show;
+      $$("input, select, textarea", el).forEach((input) => {
+        if (!show) {
+          input.disabled = true;
+          if (input.type === "radio" || input.type === "checkbox") input.checked = false;
+        } else if (!input.hasAttribute("data-owned") && !input.hasAttribute("data-done")) {
+          input.disabled = false;
+        }
+      });
+    }
+
+    function setContext(form, key, opener) {
+      form.dataset.player = key || "";
+      const hidden = form.querySelector("input[type=hidden][name=player]");
+      if (hidden) hidden.value = key || "";
+      $$("[data-player-name]", form).forEach((el) => { el.textContent = pname(key); });
+      $$("[data-for]", form).forEach((el) => toggle(el, el.dataset.for === key));
+      $$("[data-not-for]", form).forEach((el) => toggle(el, el.dataset.notFor !== key));
+      if (opener && opener.dataset.event) {
+        form.elements.event.value = opener.dataset.event;
+        $$("[data-event-text]", form).forEach((el) => { el.textContent = opener.dataset.eventText || ""; });
+      }
+      if (form.dataset.action === "cash") {
+        const p = player(key);
+        form.elements.amount.value = p ? p.cash : "";
+      }
+      adjust(form);
+    }
+
+    // Parts of a form that depend on another field (partner, creditor, utility, no bid).
+    function adjust(form, changed) {
+      const action = form.dataset.action;
+      if (action === "trade") {
+        const partner = (form.querySelector("input[name=partner]:checked") || {}).value || "";
+        $$("[data-for-partner]", form).forEach((el) => toggle(el, el.dataset.forPartner === partner));
+        $$("[data-partner-name]", form).forEach((el) => { el.textContent = partner ? pname(partner) : "…"; });
+      } else if (action === "bankrupt") {
+        const creditor = (form.querySelector("input[name=creditor]:checked") || {}).value || "";
+        const wrap = $("[data-when-creditor-player]", form);
+        if (wrap) {
+          wrap.hidden = !creditor || creditor === "bank";
+          $$("[data-for]", wrap).forEach((el) => toggle(el, !wrap.hidden && el.dataset.for === form.dataset.player));
+        }
+      } else if (action === "rent") {
+        const chosen = form.querySelector("input[name=deed]:checked");
+        toggle($("[data-when-utility]", form), !!chosen && chosen.dataset.kind === "utility");
+      } else if (action === "auction") {
+        const none = (form.querySelector("input[name=winner]:checked") || {}).value === "none";
+        const price = form.elements.price;
+        price.disabled = none;
+        if (none) price.value = "";
+      } else if (action === "deal" && changed && changed.name === "player") {
+        $$("input[name=deed]", form).forEach((input) => { input.checked = false; });
+      }
+    }
+
+    function pickAuctionStep(form, used) {
+      const steps = $$("[data-step-deed]", form);
+      const current = steps.find((s) => !used.has(s.dataset.stepDeed));
+      steps.forEach((s) => { s.hidden = s !== current; });
+      form.elements.deed.value = current ? current.dataset.stepDeed : "";
+      $$("[data-queue-deed]").forEach((el) => el.classList.toggle("is-queued", used.has(el.dataset.queueDeed)));
+      $(".btn-confirm", form).hidden = !current;
+    }
+
+    function setupInlineForms() {
+      const deal = $(".deal-form");
+      if (deal && !deal.querySelector("input[name=player]:checked")) {
+        const next = deal.querySelector("input[name=player]:not(:disabled)");
+        if (next) next.checked = true;
+      }
+    }
+
+    return { build, localDealAnswer, setContext, adjust, pickAuctionStep, setupInlineForms };
+  };
+})(window);

@@ -1,0 +1,79 @@
+"""Moving up mid-season: the tournament played on the laptop (SQLite) is exported and imported
+into PostgreSQL with the existing commands; the standings and every confirmed result are the
+same there (README, "Moving up to PostgreSQL")."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.postgres
+
+SNAPSHOT = """
+import json
+from referee.models import Placement
+from scoring.models import StandingRow
+rows = StandingRow.objects.filter(tournament__slug="demo", scope="live").order_by("position")
+placements = Placement.objects.filter(result__game__table__round__tournament__slug="demo",
+    result__status="confirmed").order_by("result__game__table__number", "place", "player__name")
+print(json.dumps({
+    "standings": [[r.player.name, r.rank, str(r.points)] for r in rows],
+    "results": [[p.result.game.table.number, p.player.name, p.place, p.net_worth]
+                for p in placements],
+}))
+"""
+
+
+def run(args: list[str], env: dict[str, str]) -> str:
+    out = subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True,
+                         text=True, check=False)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return out.stdout
+
+
+def snapshot(args: list[str], env: dict[str, str]) -> dict:
+    return json.loads(run(args, env).strip().splitlines()[-1])
+
+
+@pytest.fixture
+def postgres_url():
+    """An empty database beside the test database, on the same server."""
+    import psycopg
+
+    db = settings.DATABASES["default"]
+    name = f"{db['NAME']}_moveup"[:60]
+    server = {"host": db["HOST"] or "127.0.0.1", "port": db["PORT"] or 5432, "user": db["USER"],
+                  "password": db["PASSWORD"] or None}
+    with psycopg.connect(dbname="postgres", autocommit=True, **server) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    auth = f"{db['USER']}:{db['PASSWORD']}@" if db["PASSWORD"] else f"{db['USER']}@"
+    yield f"postgres://{auth}{server['host']}:{server['port']}/{name}"
+    with psycopg.connect(dbname="postgres", autocommit=True, **server) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def test_a_tournament_moves_from_the_laptop_to_postgresql_mid_season(tmp_path, postgres_url):
+    base = {k: v for k, v in os.environ.items()
+            if k not in ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE")}
+    laptop = {**base, "LAPTOP_DATA_DIR": str(tmp_path / "data")}
+    # The laptop: round 1 running, some results confirmed, standings with points.
+    run(["-m", "laptop", "migrate", "-v", "0"], laptop)
+    run(["-m", "laptop", "demo", "--no-serve"], laptop)
+    before = snapshot(["-m", "laptop", "shell", "-c", SNAPSHOT], laptop)
+    assert before["results"] and any(float(row[2]) > 0 for row in before["standings"])
+    export = tmp_path / "demo.json"
+    run(["-m", "laptop", "export_tournament", "demo", "-o", str(export)], laptop)
+
+    server = {**base, "DATABASE_URL": postgres_url}
+    run(["manage.py", "migrate", "-v", "0"], server)
+    run(["manage.py", "import_tournament", str(export)], server)
+    after = snapshot(["manage.py", "shell", "-c", SNAPSHOT], server)
+    assert after == before

@@ -1,0 +1,309 @@
+"""Who may write to a table's game, and when (issue 14, "Lifecycle gates"); the head referee's
+rulings on results (dispute ruled, figures amended, result reopened and confirmed again), each
+recorded in the audit log with who, before → after and the reason."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.test import Client
+from factories import OrganizerFactory, UserFactory, appoint, seated_table
+from gameplay import T0, play
+
+from referee import errors, rulings, services
+from referee.models import GameResult, Placement
+from tournament import audit, banker_links
+from tournament.models import Round, StaffRole
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def table(banker):
+    return seated_table(banker=banker, players=4)
+
+
+@pytest.fixture
+def judge(table):
+    return appoint(UserFactory(username="mrmonopoly"), StaffRole.Role.HEAD_REFEREE,
+                   table.round.tournament)
+
+
+def post(client, table, event):
+    return client.post(
+        f"/api/v1/tables/{table.pk}/events", {"event": event}, content_type="application/json"
+    )
+
+
+def cash_of(table):
+    return {seat.player: 2000 - 100 * seat.position for seat in table.seats.all()}
+
+
+def test_a_void_after_confirmation_is_refused_in_both_languages(client, banker, table):
+    game = play(table, cash_of(table))  # counted and confirmed with the code
+    client.force_login(banker)
+    response = post(client, table, {"type": "void", "event": game.event_count - 1,
+                                    "reason": "Tippfehler"})
+    assert response.status_code == 409
+    body = response.json()
+    assert body["code"] == "result_confirmed"
+    assert "confirmed" in body["message_en"] and "bestätigt" in body["message_de"]
+    game.refresh_from_db()
+    assert game.result.status == GameResult.Status.CONFIRMED
+
+
+def test_the_console_takes_no_event_while_the_round_is_only_seated(client, banker, table):
+    Round.objects.filter(pk=table.round_id).update(status=Round.Status.SEATED)
+    client.force_login(banker)
+    response = post(client, table, {"type": "start"})
+    assert response.status_code == 409
+    assert response.json()["code"] == "round_not_running"
+    assert "läuft nicht" in response.json()["message_de"]
+
+
+def test_a_closed_round_takes_no_event_either_also_through_its_link(client, table):
+    link = banker_links.issue_link(table=table)
+    assert client.get(banker_links.link_path(link)).status_code == 302
+    Round.objects.filter(pk=table.round_id).update(status=Round.Status.COMPLETE)
+    assert post(client, table, {"type": "start"}).status_code in (403, 409)
+    assert client.get(banker_links.link_path(link)).status_code == 403  # the link stopped
+
+
+def test_only_a_reason_reopens_a_result_and_it_must_be_confirmed_again(client, table, judge):
+    game = play(table, cash_of(table))
+    with pytest.raises(errors.ReasonRequired):
+        rulings.reopen_result(game_id=game.pk, reason="  ", by=judge)
+    rulings.reopen_result(game_id=game.pk, reason="Miete falsch gezählt", by=judge)
+    game.refresh_from_db()
+    assert game.result.status == GameResult.Status.COUNTED
+    assert game.result.confirmed_by is None
+    services.confirm_result(game_id=game.pk, code=game.confirmation_code, by=None)
+    game.refresh_from_db()
+    assert game.result.status == GameResult.Status.CONFIRMED
+    entries = audit.lines(audit.entries(table.round.tournament, what="result.reopen"))
+    assert entries and entries[0].reason == "Miete falsch gezählt"
+    assert entries[0].actor == "mrmonopoly"
+    assert ("status", "confirmed", "counted") in entries[0].changes
+
+
+def test_the_head_referee_reopens_on_the_result_page_and_confirms_again(client, table, judge):
+    game = play(table, cash_of(table))
+    client.force_login(judge)
+    slug = table.round.tournament.slug
+    refused = client.post(f"/manage/{slug}/results/{game.pk}/reopen/", {"reason": ""})
+    assert refused.status_code == 400 and "Begründung" in refused.content.decode()
+    client.post(f"/manage/{slug}/results/{game.pk}/reopen/", {"reason": "Zählfehler"})
+    page = client.get(f"/manage/{slug}/results/{game.pk}/").content.decode()
+    assert 'data-result-status="counted"' in page and "Zählfehler" in page
+    client.post(f"/manage/{slug}/results/{game.pk}/resolve/", {"note": "Neu gezählt, passt"})
+    game.refresh_from_db()
+    assert game.result.status == GameResult.Status.CONFIRMED
+
+
+def test_an_organizer_of_another_tournament_cannot_reopen(client, table):
+    game = play(table, cash_of(table))
+    client.force_login(OrganizerFactory(tournaments=[]))
+    slug = table.round.tournament.slug
+    assert client.post(f"/manage/{slug}/results/{game.pk}/reopen/", {"reason": "x"}).status_code \
+        == 403
+    game.refresh_from_db()
+    assert game.result.status == GameResult.Status.CONFIRMED
+
+
+def test_a_dispute_is_amended_with_a_reason_and_audited(client, table, judge, banker):
+    game = play(table, cash_of(table), confirm=False)
+    services.dispute_result(game_id=game.pk, note="Hotel vergessen", by=banker)
+    placements = {p.player_id: p for p in Placement.objects.filter(result__game=game)}
+    last = max(placements.values(), key=lambda p: p.place)
+    first = min(placements.values(), key=lambda p: p.place)
+    figures = {
+        pid: {"place": p.place, "net_worth": p.net_worth} for pid, p in placements.items()
+    }
+    figures[last.player_id] = {"place": 1, "net_worth": first.net_worth + 500}
+    figures[first.player_id] = {"place": last.place, "net_worth": first.net_worth}
+    client.force_login(judge)
+    slug = table.round.tournament.slug
+    form = {"reason": "Hotel auf Schlossallee nicht gezählt"}
+    for pid, row in figures.items():
+        form[f"place-{pid}"] = row["place"]
+        form[f"net_worth-{pid}"] = row["net_worth"]
+    assert client.post(f"/manage/{slug}/results/{game.pk}/", form).status_code == 302
+    last.refresh_from_db()
+    assert (last.place, last.net_worth) == (1, first.net_worth + 500)
+    game.refresh_from_db()
+    assert game.result.status == GameResult.Status.DISPUTED  # still needs the ruling
+    with pytest.raises(errors.ReasonRequired):
+        rulings.resolve_dispute(game_id=game.pk, note="", by=judge)
+    rulings.resolve_dispute(game_id=game.pk, note="Zählung korrigiert", by=judge)
+    game.refresh_from_db()
+    assert game.result.status == GameResult.Status.CONFIRMED
+    audit_page = client.get(f"/manage/{slug}/audit/?action=result.amend").content.decode()
+    assert "Hotel auf Schlossallee nicht gezählt" in audit_page
+    assert "net_worth:" in audit_page
+
+
+def test_bad_amendments_are_refused(table, judge):
+    game = play(table, cash_of(table), confirm=False)
+    with pytest.raises(errors.BadAmendment):
+        rulings.amend_result(game_id=game.pk, figures={1: {"place": "x"}}, reason="r", by=judge)
+    with pytest.raises(errors.ReasonRequired):
+        rulings.amend_result(game_id=game.pk, figures={}, reason="", by=judge)
+
+
+
+
+def test_extra_minutes_move_one_tables_deadlines_and_show_everywhere(client, table, judge):
+    game = services.ensure_game(table=table)
+    services.post_event(game_id=game.pk, event={"type": "start"}, author=None, now=T0)
+    game.refresh_from_db()
+    limit_before = game.time_up_due
+    client.force_login(judge)
+    slug = table.round.tournament.slug
+    refused = client.post(f"/manage/{slug}/games/{game.pk}/extra-time/", {"minutes": 5})
+    assert refused.status_code == 400  # no reason given
+    client.post(f"/manage/{slug}/games/{game.pk}/extra-time/",
+                {"minutes": 5, "reason": "Tisch wackelte, Neuaufbau"})
+    game.refresh_from_db()
+    assert game.extra_minutes == 5
+    assert game.time_up_due - limit_before == dt.timedelta(minutes=5)
+    # the old deadline passes without a time_up; the new one ends the game
+    passed = services.enforce_deadlines(game_id=game.pk, now=limit_before + dt.timedelta(seconds=30))
+    assert [event.type for event in passed] == ["auction_stop"]  # at 50 minutes now, no time_up
+    state = client.get(f"/api/v1/tables/{table.pk}/state").json()
+    assert state["clock"]["extra_minutes"] == 5
+    assert state["clock"]["time_limit_seconds"] == (90 + 5) * 60
+    public = Client().get(f"/t/{slug}/tables/1/").content.decode()
+    assert 'data-extra-minutes="5"' in public
+    console = client.get(f"/banker/table/{table.pk}/").content.decode()
+    assert 'data-extra-minutes="5"' in console and 'data-testid="head-referee-banner"' in console
+    lines = audit.lines(audit.entries(table.round.tournament, what="time.extra"))
+    assert lines[0].reason == "Tisch wackelte, Neuaufbau" and lines[0].actor == "mrmonopoly"
+    events = services.enforce_deadlines(game_id=game.pk, now=game.time_up_due)
+    assert [event.type for event in events][-1] == "time_up"
+
+
+def test_a_delayed_round_start_is_recorded(client, table, judge):
+    Round.objects.filter(pk=table.round_id).update(started_at=T0)
+    client.force_login(judge)
+    slug = table.round.tournament.slug
+    client.post(f"/manage/{slug}/rounds/1/delay/", {"minutes": 15, "reason": "Saal nicht frei"})
+    table.round.refresh_from_db()
+    assert table.round.started_at == T0 + dt.timedelta(minutes=15)
+    assert audit.lines(audit.entries(table.round.tournament, what="time.delay"))[0].reason \
+        == "Saal nicht frei"
+
+
+def test_a_paper_result_is_entered_shown_counted_and_confirmed_by_a_second_person(
+    client, table, judge, django_capture_on_commit_callbacks
+):
+    seats = list(table.seats.order_by("position"))
+    slug = table.round.tournament.slug
+    client.force_login(judge)
+    form = {"end_reason": "time_limit", "ended_at": "15:30", "note": "Konsole ausgefallen"}
+    # Anna 3,000 in parts, Ben 2,500 in total, Carla bankrupt second, Dieter bankrupt first
+    form.update({f"cash-{seats[0].player_id}": 1000, f"deeds-{seats[0].player_id}": 1500,
+                 f"houses-{seats[0].player_id}": 500})
+    form[f"net_worth-{seats[1].player_id}"] = 2500
+    form[f"bankrupt-{seats[2].player_id}"] = 2
+    form[f"bankrupt-{seats[3].player_id}"] = 1
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(f"/manage/{slug}/rounds/1/tables/1/paper/", form)
+    assert response.status_code == 302
+    result = GameResult.objects.get(game__table=table)
+    assert result.from_paper and result.status == GameResult.Status.COUNTED
+    places = {p.player_id: (p.place, p.net_worth, p.bankrupt) for p in result.placements.all()}
+    assert places == {
+        seats[0].player_id: (1, 3000, False), seats[1].player_id: (2, 2500, False),
+        seats[2].player_id: (3, 0, True), seats[3].player_id: (4, 0, True),
+    }
+    public = Client().get(f"/t/{slug}/tables/1/").content.decode()
+    assert "data-from-paper" in public and "Papierbogen" in public
+    # the person who entered it cannot confirm it alone …
+    refused = client.post(f"/manage/{slug}/results/{result.game_id}/resolve/", {"note": "ok"})
+    assert refused.status_code == 400
+    # … the table's code (or a second staff member) can
+    code = result.game.confirmation_code
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(f"/manage/{slug}/results/{result.game_id}/code/", {"code": code})
+    result.refresh_from_db()
+    assert result.status == GameResult.Status.CONFIRMED
+    from scoring.models import StandingRow
+
+    winner = StandingRow.objects.get(player_id=seats[0].player_id, scope="public")
+    assert winner.points > 0 and winner.rank == 1  # counted like any result
+    assert audit.lines(audit.entries(table.round.tournament, what="result.paper"))[0].reason \
+        == "Konsole ausgefallen"
+
+
+def test_a_paper_sheet_that_does_not_add_up_is_refused(client, table, judge):
+    seats = list(table.seats.order_by("position"))
+    client.force_login(judge)
+    form = {"end_reason": "time_limit", f"bankrupt-{seats[0].player_id}": 1,
+            f"bankrupt-{seats[1].player_id}": 1}
+    response = client.post(f"/manage/{table.round.tournament.slug}/rounds/1/tables/1/paper/", form)
+    assert response.status_code == 400
+    assert not GameResult.objects.exists()
+
+
+def _two_tables():
+    from factories import PlayerFactory, TournamentFactory
+    from gameplay import make_round
+
+    from tournament.models import Tournament
+
+    tournament = TournamentFactory(slug="zwei", status=Tournament.Status.RUNNING, table_size=5)
+    people = [PlayerFactory(tournament=tournament) for _ in range(9)]
+    round_, tables = make_round(tournament, 1, [people[:5], people[5:]])
+    judge = appoint(UserFactory(username="oberschiri"), StaffRole.Role.HEAD_REFEREE, tournament)
+    return tournament, round_, tables, people, judge
+
+
+def test_seating_edits_stop_when_the_round_runs_but_the_head_referee_moves_with_a_reason(client):
+    from tournament import errors as tournament_errors
+    from tournament import services as tournament_services
+
+    tournament, round_, (one, two), people, judge = _two_tables()
+    game_two = services.ensure_game(table=two)  # opened, nothing happened yet
+    with pytest.raises(tournament_errors.InvalidTransition):
+        tournament_services.swap_players(round_=round_, a=people[0].pk, b=people[5].pk,
+                                         version=round_.version)
+    client.force_login(judge)
+    desk = client.get("/manage/zwei/desk/").content.decode()
+    assert 'data-form="move-player"' in desk
+    no_reason = client.post("/manage/zwei/rounds/1/referee-move/", {"player": people[0].pk,
+                                                           "to_table": 2, "reason": ""})
+    assert no_reason.status_code == 400
+    moved = client.post("/manage/zwei/rounds/1/referee-move/", {
+        "player": people[0].pk, "to_table": 2, "reason": "Spätankömmling an Tisch 2"})
+    assert moved.status_code == 302
+    assert people[0].seats.get(round=round_).table_id == two.pk
+    game_two.refresh_from_db()
+    assert len(game_two.players) == 5  # the untouched game follows the new seating
+    line = audit.lines(audit.entries(tournament, what="seat.move"))[0]
+    assert line.reason == "Spätankömmling an Tisch 2" and line.actor == "oberschiri"
+
+
+def test_no_one_moves_to_or_from_a_table_whose_game_has_begun(client):
+    tournament, round_, (one, two), people, judge = _two_tables()
+    game = services.ensure_game(table=two)
+    services.post_event(game_id=game.pk, event={"type": "start"}, author=None, now=T0)
+    with pytest.raises(errors.GameBegun):
+        rulings.move_player(round_id=round_.pk, player_id=people[0].pk, to_table=2,
+                            reason="zu spät", by=judge)
+    client.force_login(judge)
+    refused = client.post("/manage/zwei/rounds/1/referee-move/", {
+        "player": people[5].pk, "to_table": 1, "reason": "zu spät"})
+    assert refused.status_code == 409 and "begonnen" in refused.content.decode()
+    assert people[5].seats.get(round=round_).table_id == two.pk
+
+
+def test_a_delay_is_for_a_running_round_only(client, table, judge):
+    """Before the start a delay would be overwritten by the start itself: refused, with why."""
+    Round.objects.filter(pk=table.round_id).update(status=Round.Status.LOCKED, started_at=None)
+    client.force_login(judge)
+    refused = client.post(f"/manage/{table.round.tournament.slug}/rounds/1/delay/",
+                          {"minutes": 10, "reason": "Saal nicht frei"})
+    assert refused.status_code == 409 and "läuft nicht" in refused.content.decode()
+    table.round.refresh_from_db()
+    assert table.round.started_at is None

@@ -1,0 +1,83 @@
+"""Issue 15: with results held until the round closes, nothing public shows places, net worth
+or standings of the round — not the table's page, the tables overview, the projector, the
+state API, the record; and the tables of a seated round that has not started are not public."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from factories import PlayerFactory, TournamentFactory
+from gameplay import make_round, play
+
+from scoring.desk.rounds import close_round
+from tournament.models import Round, Tournament
+
+pytestmark = pytest.mark.django_db
+
+CASH = [4321, 3210, 2109, 1098]
+
+
+@pytest.fixture
+def held():
+    tournament = TournamentFactory(slug="held", status=Tournament.Status.RUNNING, table_size=4,
+                                   results_public_immediately=False)
+    players = [PlayerFactory(tournament=tournament, name=f"Spieler {n}",
+                             public_name_consent=True) for n in range(4)]
+    round_, tables = make_round(tournament, 1, [players])
+    play(tables[0], dict(zip(players, CASH, strict=True)))  # ended, counted, confirmed
+    return round_, tables[0]
+
+
+def _leaks(text: str) -> list[str]:
+    figures = [f"{c:,}".replace(",", ".") for c in CASH] + [str(c) for c in CASH]
+    return [figure for figure in figures if figure in text]
+
+
+def test_state_api_shows_no_places_or_worth_while_held(held):
+    round_, table = held
+    body = Client().get(f"/api/v1/tables/{table.pk}/state").json()
+    assert body["results_held"] is True
+    assert body["standings"] == []
+    assert all(p["net_worth"] is None and "cash" not in p for p in body["players"])
+    assert not _leaks(str(body))
+    close_round(round_=round_)
+    body = Client().get(f"/api/v1/tables/{table.pk}/state").json()
+    assert body["results_held"] is False
+    assert [row["place"] for row in body["standings"]] == [1, 2, 3, 4]
+
+
+def test_record_is_not_public_while_held(held):
+    round_, table = held
+    answer = Client().get(f"/api/v1/tables/{table.pk}/record")
+    assert answer.status_code == 403
+    assert answer.json()["code"] == "results_held"
+    close_round(round_=round_)
+    assert Client().get(f"/api/v1/tables/{table.pk}/record").status_code == 200
+
+
+@pytest.mark.parametrize("path", ["/t/held/tables/1/", "/t/held/live/tables/1",
+                                  "/t/held/tables/", "/t/held/live/tables",
+                                  "/t/held/screen", "/t/held/live/screen/tables",
+                                  "/api/v1/tournaments/held/tables"])
+def test_public_pages_show_no_places_or_worth_while_held(held, path):
+    round_, _table = held
+    text = Client().get(path).content.decode()
+    assert not _leaks(text), (path, _leaks(text))
+    assert ". Platz" not in text and "Gewinner" not in text
+    close_round(round_=round_)
+    if "tables/1" in path:
+        assert _leaks(Client().get(path).content.decode())  # published with the close
+
+
+def test_tables_of_a_seated_round_are_not_public():
+    tournament = TournamentFactory(slug="seated", status=Tournament.Status.RUNNING,
+                                   table_size=4)
+    players = [PlayerFactory(tournament=tournament, name=f"Gast {n}") for n in range(4)]
+    _round, tables = make_round(tournament, 1, [players], status=Round.Status.SEATED)
+    anonymous = Client()
+    assert anonymous.get(f"/api/v1/tables/{tables[0].pk}/state").status_code == 404
+    assert anonymous.get(f"/api/v1/tables/{tables[0].pk}/record").status_code == 404
+    assert anonymous.get("/t/seated/tables/1/").status_code == 404
+    overview = anonymous.get("/api/v1/tournaments/seated/tables").json()
+    assert overview["tables"] == []
+    assert "Gast 0" not in anonymous.get("/t/seated/tables/").content.decode()

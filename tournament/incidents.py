@@ -1,0 +1,70 @@
+"""Incidents and penalties: the head referee rules on a player's conduct, sees the player's
+earlier incidents while doing so, and deductions reach the standings (``scoring`` listens)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import Sum
+
+from . import audit, errors, players
+from .models import Incident, Player, Tournament
+
+Level = Incident.Level
+MAX_DEDUCTION = 100
+
+
+@transaction.atomic
+def record_incident(
+    *,
+    player: Player,
+    level: str,
+    note: str,
+    by: User | None,
+    points: int = 0,
+    round_number: int | None = None,
+    table_number: int | None = None,
+) -> Incident:
+    note = (note or "").strip()
+    if not note:
+        raise errors.InvalidForm(errors.INVALID_FORM, params={"fields": "note"})
+    if level not in Level.values:
+        raise errors.InvalidForm(errors.INVALID_FORM, params={"fields": "level"})
+    if level == Level.DEDUCTION and not 1 <= (points or 0) <= MAX_DEDUCTION:
+        raise errors.InvalidForm(errors.INVALID_FORM, params={"fields": "points"})
+    if level != Level.DEDUCTION:
+        points = 0
+    with audit.action(tournament=player.tournament_id, actor=by, what="incident.record",
+                      reason=note):
+        incident = Incident.objects.create(
+            tournament_id=player.tournament_id, player=player, level=level, points=points,
+            note=note, recorded_by=by if by is not None and by.is_authenticated else None,
+            round_number=round_number, table_number=table_number,
+        )
+        if level == Level.DISQUALIFICATION and not player.dropped_out:
+            players.drop_out(player=player)
+    return incident
+
+
+def incidents_of(player: Player) -> list[Incident]:
+    return list(player.incidents.select_related("recorded_by").order_by("recorded_at"))
+
+
+def deductions(tournament: Tournament | int) -> dict[int, int]:
+    """Points deducted per player (only players with a deduction)."""
+    tournament_id = tournament if isinstance(tournament, int) else tournament.pk
+    rows = (
+        Incident.objects.filter(tournament_id=tournament_id, level=Level.DEDUCTION)
+        .values("player_id")
+        .annotate(total=Sum("points"))
+    )
+    return {row["player_id"]: row["total"] for row in rows if row["total"]}
+
+
+def disqualified(tournament: Tournament | int) -> set[int]:
+    tournament_id = tournament if isinstance(tournament, int) else tournament.pk
+    return set(
+        Incident.objects.filter(
+            tournament_id=tournament_id, level=Level.DISQUALIFICATION
+        ).values_list("player_id", flat=True)
+    )

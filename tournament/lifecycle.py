@@ -1,0 +1,121 @@
+"""The tournament's state machine: draft → registration → running → finished (writes).
+
+Registration → draft too, while no round exists. Every refusal is a
+:class:`TransitionRefused` with a specific code that names the rule and a message in the
+organizer's language.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from config.errors import Conflict
+
+from .models import Round, Tournament
+from .tournaments import lazy_join
+
+Status = Tournament.Status
+
+
+class TransitionRefused(Conflict, code="tournament_transition_refused"):
+    """A status change the state machine does not allow; the specific code names the rule."""
+
+
+
+STATUS_UNKNOWN = _("There is no tournament status “%(to)s”.")
+STATUS_UNCHANGED = _("The tournament is already %(status)s.")
+TRANSITION_NOT_ALLOWED = _(
+    "A tournament cannot go from %(from)s to %(to)s. From %(from)s it can only go to: %(allowed)s."
+)
+TRANSITION_FINAL = _("A finished tournament is final; its status cannot change any more.")
+HAS_ROUNDS = _("The tournament cannot go back to draft: %(count)s round(s) exist already.")
+NOT_ENOUGH_PLAYERS = _(
+    "The tournament cannot start with %(count)s checked-in player(s); a table needs at least "
+    "%(minimum)s."
+)
+ROUND_OPEN = _(
+    "The tournament cannot finish while round %(number)s is %(status)s; close that round first."
+)
+
+# --------------------------------------------------------------------------- the state machine
+
+#: The allowed moves, as data. Guards (rounds, players) are checked in :func:`transition`.
+TRANSITIONS: dict[str, tuple[str, ...]] = {
+    Status.DRAFT: (Status.REGISTRATION,),
+    Status.REGISTRATION: (Status.DRAFT, Status.RUNNING),
+    Status.RUNNING: (Status.FINISHED,),
+    Status.FINISHED: (),
+}
+
+#: Rounds in these states are being played (or about to be): the tournament cannot finish.
+OPEN_ROUND_STATES = (Round.Status.LOCKED, Round.Status.RUNNING)
+
+
+def allowed_transitions(tournament: Tournament) -> list[tuple[str, Any]]:
+    """(status, label) of the moves the state machine allows from the tournament's status."""
+    return [(to, Status(to).label) for to in TRANSITIONS.get(tournament.status, ())]
+
+
+def minimum_players(tournament: Tournament) -> int:
+    """Fewest checked-in players a round can be seated with (a short table of size - 1)."""
+    return max(2, tournament.table_size - 1)
+
+
+@transaction.atomic
+def transition(*, tournament: Tournament, to: str) -> Tournament:
+    """Move the tournament to status ``to`` or raise :class:`TransitionRefused`."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    current = tournament.status
+    if to not in Status.values:
+        raise TransitionRefused(STATUS_UNKNOWN, code="tournament_status_unknown", params={"to": to})
+    if to == current:
+        raise TransitionRefused(
+            STATUS_UNCHANGED,
+            code="tournament_status_unchanged",
+            params={"status": Status(current).label},
+        )
+    allowed = TRANSITIONS[current]
+    if not allowed:
+        raise TransitionRefused(TRANSITION_FINAL, code="tournament_finished")
+    if to not in allowed:
+        raise TransitionRefused(
+            TRANSITION_NOT_ALLOWED,
+            code="tournament_transition_not_allowed",
+            params={
+                "from": Status(current).label,
+                "to": Status(to).label,
+                "allowed": lazy_join([Status(s).label for s in allowed], ", "),
+            },
+        )
+    if current == Status.REGISTRATION and to == Status.DRAFT:
+        count = tournament.rounds.count()
+        if count:
+            raise TransitionRefused(
+                HAS_ROUNDS, code="tournament_has_rounds", params={"count": count}
+            )
+    if to == Status.RUNNING:
+        count = tournament.players.filter(checked_in=True, dropped_out=False).count()
+        minimum = minimum_players(tournament)
+        if count < minimum:
+            raise TransitionRefused(
+                NOT_ENOUGH_PLAYERS,
+                code="tournament_not_enough_players",
+                params={"count": count, "minimum": minimum},
+            )
+    if to == Status.FINISHED:
+        open_round = (
+            tournament.rounds.filter(status__in=OPEN_ROUND_STATES).order_by("number").first()
+        )
+        if open_round is not None:
+            raise TransitionRefused(
+                ROUND_OPEN,
+                code="tournament_round_open",
+                params={"number": open_round.number, "status": open_round.get_status_display()},
+            )
+    tournament.status = to
+    tournament.save(update_fields=["status"])
+    return tournament
+
