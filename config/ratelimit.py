@@ -47,32 +47,30 @@ class RateLimited(DomainError, code="rate_limited"):
     http_status = 429
 
 
-def _key(scope: str, address: str, target: str) -> str:
+def _key(scope: str, address: str, target: str, window: int) -> str:
     digest = hashlib.sha256(f"{address}|{target}".encode()).hexdigest()[:32]
-    window = int(time.time() // WINDOW_SECONDS)
     return f"ratelimit:{scope}:{window}:{digest}"
 
 
 def hit(scope: str, address: str, target: str, *, limit: int) -> bool:
-    """Count one attempt; True while within the limit. A cache outage never locks people out."""
-    key = _key(scope, address, target)
+    """Count one attempt; True while within the limit. A cache outage never locks people out.
+
+    A sliding window, estimated from two fixed ones: the previous window's count weighs as
+    much as it still overlaps the last ``WINDOW_SECONDS``. Fixed windows alone let a burst
+    that straddles a boundary through with twice the limit."""
+    now = time.time()
+    window, into = divmod(now, WINDOW_SECONDS)
+    key = _key(scope, address, target, int(window))
     try:
-        if cache.add(key, 1, timeout=WINDOW_SECONDS + 5):
-            return True
-        return cache.incr(key) <= limit
+        fresh = cache.add(key, 1, timeout=2 * WINDOW_SECONDS + 5)
+        current = 1 if fresh else cache.incr(key)
+        previous = cache.get(_key(scope, address, target, int(window) - 1)) or 0
     except ValueError:  # expired between add and incr
-        cache.set(key, 1, timeout=WINDOW_SECONDS + 5)
+        cache.set(key, 1, timeout=2 * WINDOW_SECONDS + 5)
         return True
     except Exception:  # noqa: BLE001 - Redis down: fail open (the hall must keep working)
         return True
-
-
-def attempts_left(scope: str, address: str, target: str, *, limit: int) -> int:
-    try:
-        used = cache.get(_key(scope, address, target)) or 0
-    except Exception:  # noqa: BLE001
-        used = 0
-    return max(0, limit - int(used))
+    return current + int(previous) * (1 - into / WINDOW_SECONDS) <= limit
 
 
 def check_confirmation_attempt(request: HttpRequest, table_id: int) -> None:

@@ -48,6 +48,22 @@ def test_fullwidth_user_name_does_not_escape_the_lockout(db):
     assert _login("Organizer") == 429
 
 
+def test_a_burst_across_a_window_boundary_is_still_limited(db):
+    """Fixed windows alone would let the 11th guess through one second after a boundary."""
+    boundary = dt.datetime(2026, 11, 28, 10, 5, 0, tzinfo=dt.UTC)
+    with time_machine.travel(boundary - dt.timedelta(seconds=2), tick=False):
+        for _ in range(ratelimit.LOGIN_ATTEMPTS - 3):
+            assert _login("organizer") != 429
+    with time_machine.travel(boundary + dt.timedelta(seconds=1), tick=False):
+        for _ in range(3):
+            assert _login("organizer") != 429
+        assert _login("organizer") == 429
+    # A whole window later the old guesses no longer count.
+    with time_machine.travel(boundary + dt.timedelta(seconds=2 * ratelimit.WINDOW_SECONDS + 1),
+                             tick=False):
+        assert _login("organizer") != 429
+
+
 @time_machine.travel(MID_WINDOW, tick=False)
 def test_an_account_is_limited_whatever_the_address(db):
     for n in range(ratelimit.ACCOUNT_LOGIN_ATTEMPTS):
