@@ -1,0 +1,47 @@
+# Dispute authors, extra minutes, paper results, 64-bit net worth and the wrong-code cap
+# (issues 14–19), in one step.
+
+import django.db.models.deletion
+from django.conf import settings
+from django.db import migrations, models
+
+
+class Migration(migrations.Migration):
+
+    dependencies = [
+        ('referee', '0001_initial'),
+        migrations.swappable_dependency(settings.AUTH_USER_MODEL),
+    ]
+
+    operations = [
+        migrations.AddField(
+            model_name='game',
+            name='extra_minutes',
+            field=models.PositiveSmallIntegerField(default=0, help_text='Granted by the head referee; already added to the time overrides.', verbose_name='extra minutes'),
+        ),
+        migrations.AddField(
+            model_name='game',
+            name='wrong_codes',
+            field=models.PositiveSmallIntegerField(default=0, help_text='Wrong codes typed at this table, from any device. After ten only the head referee or an organizer confirms.', verbose_name='wrong confirmation codes'),
+        ),
+        migrations.AddField(
+            model_name='gameresult',
+            name='disputed_by',
+            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='disputed by'),
+        ),
+        migrations.AddField(
+            model_name='gameresult',
+            name='from_paper',
+            field=models.BooleanField(default=False, help_text="Entered by the head referee from the table's paper score sheet.", verbose_name='from the paper sheet'),
+        ),
+        migrations.AlterField(
+            model_name='gameresult',
+            name='dispute_note',
+            field=models.TextField(blank=True, verbose_name='dispute note'),
+        ),
+        migrations.AlterField(
+            model_name='placement',
+            name='net_worth',
+            field=models.BigIntegerField(verbose_name='net worth'),
+        ),
+    ]

@@ -1,0 +1,46 @@
+"""An installation at the schema that last shipped (tournament 0002) upgrades with its data:
+its staff keep their tournaments, and every player gets a code of their own."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+SHIPPED = [("tournament", "0002_formats_links_versions"), ("referee", "0001_initial"),
+           ("scoring", "0001_initial")]
+
+
+def _migrate(targets=None):
+    """To ``targets``, or (None) to the newest migrations, where every other test expects it."""
+    executor = MigrationExecutor(connection)
+    targets = targets or executor.loader.graph.leaf_nodes()
+    executor.migrate(targets)
+    return executor.loader.project_state(targets).apps
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_installation_at_the_shipped_schema_upgrades_with_its_data():
+    old = _migrate(SHIPPED)
+    user_model = old.get_model("auth", "User")
+    user_model.objects.create(username="orga", is_staff=True)
+    banker = user_model.objects.create(username="bank")
+    referee = user_model.objects.create(username="schiri")
+    referee.groups.add(old.get_model("auth", "Group").objects.create(name="Head referees"))
+    tournament = old.get_model("tournament", "Tournament").objects.create(
+        name="Alt", slug="alt", date=dt.date(2026, 3, 1))
+    player_model = old.get_model("tournament", "Player")
+    for n in range(30):
+        player_model.objects.create(tournament=tournament, name=f"Spieler {n}")
+    round_ = old.get_model("tournament", "Round").objects.create(tournament=tournament, number=1)
+    old.get_model("tournament", "Table").objects.create(round=round_, number=1, banker=banker)
+
+    new = _migrate()
+
+    roles = {(r.user.username, r.role)
+             for r in new.get_model("tournament", "StaffRole").objects.select_related("user")}
+    assert roles == {("orga", "organizer"), ("schiri", "head_referee"), ("bank", "banker")}
+    codes = list(new.get_model("tournament", "Player").objects.values_list("pass_code", flat=True))
+    assert len(codes) == 30 and all(codes) and len(set(codes)) == 30
