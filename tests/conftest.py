@@ -19,6 +19,19 @@ from require import missing as _missing
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Longest first: under pytest-xdist each test is a work unit handed out in collection
+    order, and a one-minute test picked up last keeps the run waiting while the other workers
+    idle. Tests marked ``slow`` go first, then the browser tests, then the rest (stable)."""
+
+    def rank(item: pytest.Item) -> int:
+        if item.get_closest_marker("slow"):
+            return 0
+        return 1 if item.get_closest_marker("e2e") else 2
+
+    items.sort(key=rank)
+
+
 def _uses_postgres() -> bool:
     return settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
 

@@ -29,6 +29,7 @@ def _psql(db: str, sql: str) -> str:
                           text=True).stdout
 
 
+@pytest.mark.slow
 def test_backup_restores_into_an_empty_database_with_the_same_standings(tmp_path):
     machine_services()
     _psql("postgres", f"DROP DATABASE IF EXISTS {SOURCE}")

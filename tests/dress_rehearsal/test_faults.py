@@ -28,7 +28,7 @@ from ._run import run_rehearsal
 # One whole stack at a time: under pytest-xdist the rehearsals share one worker (`make test`
 # runs with --dist loadgroup), so two stacks never fight over the machine's cores.
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.celery_worker,
-              pytest.mark.timeout(600), pytest.mark.xdist_group("rehearsal")]
+              pytest.mark.timeout(600), pytest.mark.xdist_group("rehearsal"), pytest.mark.slow]
 
 
 @pytest.mark.parametrize("fault", ["worker", "redis", "database", "offline", "rival"])

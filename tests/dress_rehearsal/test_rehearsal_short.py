@@ -11,6 +11,7 @@ pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.celery_worker
               pytest.mark.xdist_group("rehearsal")]
 
 
+@pytest.mark.slow
 def test_short_rehearsal_passes():
     out = run_rehearsal("--short", db="mcs_rehearsal_short")
     assert "REHEARSAL PASSED" in out

@@ -59,3 +59,13 @@ def no_script_errors(page):
     page.on("pageerror", lambda error: errors.append(str(error)))
     yield
     assert errors == []
+
+
+@pytest.fixture(autouse=True)
+def _close_pages_after_the_test(request):
+    """A page left open keeps polling the live server (it is shared by the whole session) while
+    the next test runs; on SQLite its requests then lock the next test's tables."""
+    yield
+    if "browser" in request.fixturenames:
+        for context in list(request.getfixturevalue("browser").contexts):
+            context.close()

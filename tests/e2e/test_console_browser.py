@@ -140,6 +140,7 @@ def no_horizontal_scroll(page) -> None:
 # --------------------------------------------------------------------------- a whole game
 
 
+@pytest.mark.slow
 def test_a_karlsruhe_game_from_the_deal_to_the_confirmed_result(page, live_server):
     banker = UserFactory(username="bankerin")
     table = seated_table(banker=banker)

@@ -69,6 +69,7 @@ def _pages(world) -> list[str]:
     return [*dict.fromkeys(pages + EXTRA_PAGES)]
 
 
+@pytest.mark.slow
 def test_every_page_sends_a_strict_policy_and_violates_it_nowhere(browser, live_server):
     world = build_fuzz_world()
     admin = User.objects.create_superuser("csp-admin", "csp@example.org", "x" * 12)

@@ -44,6 +44,7 @@ def hall():
     return tournament, players, tables
 
 
+@pytest.mark.slow
 def test_a_spectator_follows_a_game_live(page, hall):
     tournament, players, tables = hall
     game = referee.ensure_game(table=tables[0])

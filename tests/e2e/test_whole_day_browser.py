@@ -116,6 +116,7 @@ def _fresh_engine_cache():
     engine_cache.clear()
 
 
+@pytest.mark.slow
 def test_the_organizers_whole_day(browser, live_server):
     errors: list[str] = []
     page = watched_page(browser, live_server, errors)

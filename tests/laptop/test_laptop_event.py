@@ -48,6 +48,7 @@ def fresh_checkout(target: Path) -> Path:
     return target
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("git") is None, reason="needs git for the fresh checkout")
 def test_a_round_on_one_laptop_survives_a_crash(tmp_path):
     checkout = fresh_checkout(tmp_path / "checkout")

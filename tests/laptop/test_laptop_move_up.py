@@ -60,6 +60,7 @@ def postgres_url():
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+@pytest.mark.slow
 def test_a_tournament_moves_from_the_laptop_to_postgresql_mid_season(tmp_path, postgres_url):
     base = {k: v for k, v in os.environ.items()
             if k not in ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE")}
