@@ -1,7 +1,7 @@
 """A small cache-based rate limiter against guessing: login and the banker-code confirmation.
 
 Attempts are counted per (client address, target) — the username for the login, the table
-for the confirmation code — in fixed windows in the shared cache. Not by address alone: a
+for the confirmation code — in a sliding window in the shared cache. Not by address alone: a
 hall's NAT puts 500 spectators behind one address, and they must still get the leaderboard
 (read-only pages are never limited here). The login is limited per account too, whatever the
 address (``ACCOUNT_LOGIN_ATTEMPTS``): a client that rotates addresses still gets only so many
