@@ -34,7 +34,7 @@ serve: $(STAMP)
 ## packages), then pytest on every core (pytest-xdist; `make test TEST_WORKERS=0`: one process).
 ## One worker more than cores: much of the suite waits (browsers, servers in subprocesses, a
 ## one-minute auction stop), and on two cores three workers finish first (pytest on SQLite:
-## 2 workers 395 s, 3 workers 361–364 s, 4 workers 393 s). CI passes TEST_WORKERS=auto (.ci/run).
+## 2 workers 395 s, 3 workers 358–364 s, 4 workers 393 s). CI passes TEST_WORKERS=auto (.ci/run).
 TEST_WORKERS ?= $(shell $(PYTHON) -c "import os; print((os.cpu_count() or 1) + 1)")
 test: $(STAMP)
 	$(BIN)/ruff check .
