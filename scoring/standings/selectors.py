@@ -9,10 +9,6 @@ from scoring.models import Scope, StandingRow, StandingsVersion
 from tournament.models import Tournament
 
 
-def scope_for(*, organizer: bool) -> str:
-    return Scope.LIVE if organizer else Scope.PUBLIC
-
-
 def standings(tournament: Tournament, *, scope: str = Scope.PUBLIC) -> list[dict[str, Any]]:
     """One row per player, best first, with public name, club and per-round figures."""
     rows = (
