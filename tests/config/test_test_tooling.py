@@ -21,3 +21,18 @@ def test_passwords_are_hashed_fast_in_tests_and_real_hashes_still_check(django_u
 def test_every_test_has_a_timeout_and_the_run_lists_the_slowest(pytestconfig):
     assert float(pytestconfig.getini("timeout")) >= 60
     assert "--durations=15" in pytestconfig.getini("addopts")
+
+
+def test_slow_and_browser_tests_are_handed_out_first():
+    """Under pytest-xdist the collection order is the order work is handed out."""
+    from types import SimpleNamespace
+
+    from conftest import pytest_collection_modifyitems
+
+    def item(name, *marks):
+        return SimpleNamespace(name=name, get_closest_marker=lambda mark: mark if mark in marks
+                               else None)
+
+    items = [item("a"), item("browser", "e2e"), item("b"), item("slow", "slow"), item("c")]
+    pytest_collection_modifyitems(items)
+    assert [i.name for i in items] == ["slow", "browser", "a", "b", "c"]
