@@ -79,6 +79,27 @@ def test_the_result_appears_after_confirmation_and_the_next_table_once_seated(
     assert "data-me-next" in body and "Round 2" in body
 
 
+def test_a_players_poll_is_one_query_and_a_rebuild_a_handful(
+        client, hall, tournament, django_assert_num_queries, django_assert_max_num_queries,
+        django_capture_on_commit_callbacks):
+    """1,000 phones poll this page: a repeated poll only looks up the code; after a change one
+    rebuild reads the player's games, results and standing in a few queries (not one per game)."""
+    players, tables = hall
+    live = f"/p/{players[0].pass_code}/live"
+    client.get(live)
+    with django_assert_num_queries(1):  # the code; the body comes from the cache
+        assert client.get(live).status_code == 200
+    with django_capture_on_commit_callbacks(execute=True):
+        play(tables[0], {p: 1000 + 100 * i for i, p in enumerate(players[:6])})
+    _, second = make_round(tournament, 2, [players[6:], players[:6]])
+    with django_capture_on_commit_callbacks(execute=True):
+        play(second[1], {p: 2000 + 100 * i for i, p in enumerate(players[:6])})
+    with django_assert_max_num_queries(7):  # two games played
+        assert client.get(live).status_code == 200
+    with django_assert_num_queries(1):
+        assert client.get(live).status_code == 200
+
+
 def test_the_desk_renews_a_lost_code_and_the_old_one_stops_at_once(client, hall, tournament):
     players, _ = hall
     player = Player.objects.get(pk=players[0].pk)
