@@ -23,11 +23,15 @@ def test_every_test_has_a_timeout_and_the_run_lists_the_slowest(pytestconfig):
     assert "--durations=15" in pytestconfig.getini("addopts")
 
 
-def test_slow_and_browser_tests_are_handed_out_first():
+def test_slow_and_browser_tests_are_handed_out_first(pytestconfig):
     """Under pytest-xdist the collection order is the order work is handed out."""
+    from pathlib import Path
     from types import SimpleNamespace
 
-    from conftest import pytest_collection_modifyitems
+    root_conftest = Path(__file__).resolve().parents[1] / "conftest.py"
+    (plugin,) = [p for p in pytestconfig.pluginmanager.get_plugins()
+                 if Path(getattr(p, "__file__", "") or "/").resolve() == root_conftest]
+    pytest_collection_modifyitems = plugin.pytest_collection_modifyitems
 
     def item(name, *marks):
         return SimpleNamespace(name=name, get_closest_marker=lambda mark: mark if mark in marks
