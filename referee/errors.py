@@ -1,4 +1,6 @@
-"""Domain errors of the referee console, each with a stable code."""
+"""Every refusal of the referee console in one place: the domain errors, each with a stable
+code, and the words of each refusal, grouped by the module that gives it. The rules engine's own
+bilingual reasons stay in ``referee.rules`` (it imports nothing of ours)."""
 
 from __future__ import annotations
 
@@ -144,3 +146,12 @@ SECOND_PERSON = _(
     "A result from the paper sheet is confirmed by the table's code or by a second staff "
     "member, not by the person who entered it."
 )
+
+
+# ------------------------------------------------------------- console events
+
+UNKNOWN_FIELDS = _("A “%(type)s” event has no field %(fields)s.")
+EVENT_TOO_LARGE = _("The event is %(size)s bytes long; at most %(max)s are allowed.")
+TEXT_TOO_LONG = _("“%(field)s” is longer than %(max)s characters.")
+LIST_TOO_LONG = _("“%(field)s” lists more than %(max)s entries.")
+NESTED_VALUE = _("“%(field)s” must be a plain value or a list of texts.")

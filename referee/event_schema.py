@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.utils.translation import gettext_lazy as _
-
 from config.errors import DomainError
+
+from .errors import EVENT_TOO_LARGE, LIST_TOO_LONG, NESTED_VALUE, TEXT_TOO_LONG, UNKNOWN_FIELDS
 
 EVENT_MAX_BYTES = 4096  # the largest real event (a trade of 22 deeds) is about 600 bytes
 TEXT_MAX = 500  # characters of a free-text field (a pause's or a void's reason)
@@ -43,12 +43,6 @@ FIELDS: dict[str, frozenset[str]] = {
     "bankrupt": _CLOCK | {"player", "creditor", "unmortgage"},
     "void": _CLOCK | {"event", "reason"},
 }
-
-UNKNOWN_FIELDS = _("A “%(type)s” event has no field %(fields)s.")
-EVENT_TOO_LARGE = _("The event is %(size)s bytes long; at most %(max)s are allowed.")
-TEXT_TOO_LONG = _("“%(field)s” is longer than %(max)s characters.")
-LIST_TOO_LONG = _("“%(field)s” lists more than %(max)s entries.")
-NESTED_VALUE = _("“%(field)s” must be a plain value or a list of texts.")
 
 
 class BadEvent(DomainError, code="bad_event"): ...

@@ -7,20 +7,16 @@ import unicodedata
 
 from django.db import transaction
 from django.utils.text import slugify
-from django.utils.translation import gettext_lazy as _
 
 from config.errors import DomainError
 from tournament.models import Tournament
 
 from . import cache
+from .errors import BAD_MODE, BAD_NAME, TOO_MANY
 from .models import HallScreen
 
 SCREENS = "screens"
 MAX_SCREENS = 40
-
-BAD_NAME = _("Give the screen a name (at most 40 characters), e.g. “Entrance”.")
-TOO_MANY = _("A tournament has at most 40 hall screens.")
-BAD_MODE = _("Unknown choice for a hall screen.")
 
 
 class ScreenRefused(DomainError):

@@ -19,12 +19,12 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, resolve_url
 from django.utils.http import urlencode
-from django.utils.translation import gettext_lazy as _
 from django_htmx.http import HttpResponseClientRedirect
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
 from config.errors import PermissionDenied
 
+from .errors import REFUSED
 from .models import StaffRole, Table, Tournament
 
 Role = StaffRole.Role
@@ -56,9 +56,6 @@ GRANTS: dict[str, frozenset[Action]] = {
     Role.BANKER: frozenset(),
 }
 
-REFUSED = _(
-    "Your account has no role in this tournament that allows this. Ask its organizer."
-)
 
 _CACHE = "_staff_roles_by_tournament"
 

@@ -14,7 +14,6 @@ import io
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
-from django.utils.translation import gettext_lazy as _
 
 from config.errors import Conflict
 
@@ -27,15 +26,34 @@ from .csv_reading import (
     fold,
     sniff_delimiter,
 )
+from .errors import (
+    BROKEN_QUOTES,
+    CLUB_TOO_LONG,
+    COLUMN_COUNT,
+    CONSENT_INVALID,
+    DUPLICATE_COLUMN,
+    EMAIL_INVALID,
+    EMPTY_FILE,
+    EMPTY_HEADER_CELL,
+    EXTRA_VALUE,
+    HEADER_ONLY,
+    IMPORT_RACE,
+    LINE_NAME_MISSING,
+    NAME_COLUMNS_TWICE,
+    NAME_TAKEN,
+    NAME_TOO_LONG,
+    NAME_TWICE,
+    NO_HEADER,
+    NO_NAME_COLUMN,
+    TOO_BIG,
+    TOO_MANY,
+    TOURNAMENT_FINISHED,
+    UNKNOWN_COLUMN,
+)
 from .models import Club, Player, Tournament
 from .players import (
     CLUB_MAX,
-    CLUB_TOO_LONG,
-    EMAIL_INVALID,
     NAME_MAX,
-    NAME_TAKEN,
-    NAME_TOO_LONG,
-    TOURNAMENT_FINISHED,
     PlayersLocked,
     clean_name,
     club_key,
@@ -46,11 +64,6 @@ from .players import (
 MAX_BYTES = 2 * 1024 * 1024
 MAX_PLAYERS = 5000
 
-
-IMPORT_RACE = _(
-    "Players or clubs were changed meanwhile while the file was imported; nothing was saved. "
-    "Upload the file again."
-)
 
 # --------------------------------------------------------------------------- result
 
@@ -72,41 +85,9 @@ class _Row:
     consent: bool
 
 
-UNKNOWN_COLUMN = _(
-    "Unknown column “%(column)s”. Allowed: name, club, e-mail, consent (German: Name, Verein, "
-    "E-Mail, Einwilligung)."
-)
-DUPLICATE_COLUMN = _("The column “%(column)s” appears twice (also “%(other)s”).")
-NO_HEADER = _(
-    "The first line must name the columns, e.g. Name;Verein;E-Mail;Einwilligung — found "
-    "“%(cells)s”."
-)
-NO_NAME_COLUMN = _(
-    "The header has no name column (Name, or Vorname and Nachname). Found: %(cells)s."
-)
-NAME_COLUMNS_TWICE = _(
-    "The header has a name column (“%(name)s”) and first/last name columns (%(other)s); keep "
-    "only one of them."
-)
-EMPTY_HEADER_CELL = _(
-    "Column %(position)s has no name in the header; name it or remove the column."
-)
-EMPTY_FILE = _("The file is empty.")
-HEADER_ONLY = _("The file has a header but no players.")
-TOO_MANY = _("The file has %(count)s players; at most %(max)s can be imported at once.")
-TOO_BIG = _("The file is %(size)s KB; at most %(max)s KB can be imported.")
-BROKEN_QUOTES = _("The line cannot be read (quotation marks do not match): %(detail)s.")
-
 # --------------------------------------------------------------------------- rows
 
-COLUMN_COUNT = _("Expected %(expected)s values separated by “%(delimiter)s”, found %(found)s.")
-NAME_MISSING = _("The name is missing.")
-NAME_TWICE = _("“%(name)s” appears twice in the file (also on line %(other)s).")
 NAME_REGISTERED = NAME_TAKEN
-CONSENT_INVALID = _(
-    "“%(value)s” is not a consent value; use ja/nein, yes/no, 1/0, x, or leave it empty."
-)
-EXTRA_VALUE = _("Column %(position)s has a value (“%(value)s”) but no column name in the header.")
 
 
 def _delimiter_label(delimiter: str) -> str:
@@ -281,7 +262,7 @@ def _read_row(
     else:
         name = clean_name(f"{values.get('first_name', '')} {values.get('last_name', '')}")
     if not name:
-        errors.append(LineError(line, "csv_name_missing", NAME_MISSING))
+        errors.append(LineError(line, "csv_name_missing", LINE_NAME_MISSING))
     elif len(name) > NAME_MAX:
         errors.append(
             LineError(

@@ -7,10 +7,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.utils.translation import gettext_lazy as _
-
 from config.errors import DomainError
 
+from .errors import BAD_BYTE, CSV_REJECTED, MIXED_ENCODING, NOT_TEXT, NUL_BYTE, UTF16
 from .tournaments import Worded, lazy_join
 
 ALIASES: dict[str, frozenset[str]] = {
@@ -152,12 +151,6 @@ class CsvImportError(DomainError, code="csv_invalid"):
         return data
 
 
-CSV_REJECTED = _(
-    "The file was not imported, nothing was saved: %(count)s line(s) have errors (lines "
-    "%(lines)s). Correct them and upload the whole file again."
-)
-
-
 # --------------------------------------------------------------------------- decoding
 
 
@@ -217,24 +210,6 @@ def decode(data: bytes) -> tuple[str, str]:
         raise CsvImportError(errors)
     return data.decode("cp1252"), "cp1252"
 
-
-NUL_BYTE = _("The line contains a NUL character (byte 0x00): the file is damaged.")
-UTF16 = _(
-    "The file is saved as UTF-16 (“Unicode text”). Save it as “CSV UTF-8” or “CSV (semicolon "
-    "separated)” instead."
-)
-NOT_TEXT = _(
-    "This is not a CSV text file (perhaps an Excel workbook). Save it as “CSV UTF-8” or “CSV "
-    "(semicolon separated)” and upload that."
-)
-MIXED_ENCODING = _(
-    "Byte %(byte)s at position %(column)s cannot be read: this line is not UTF-8, while other "
-    "lines are. Save the whole file as UTF-8."
-)
-BAD_BYTE = _(
-    "Byte %(byte)s at position %(column)s cannot be read as UTF-8 or Windows-1252. Save the file "
-    "as UTF-8."
-)
 
 # --------------------------------------------------------------------------- header
 

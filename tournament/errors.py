@@ -1,4 +1,5 @@
-"""Domain errors of the organizer's domain, each with a stable code."""
+"""Every refusal of the tournament app in one place: the domain errors, each with a stable code,
+and the words of each refusal (German in the catalogue), grouped by the module that gives it."""
 
 from django.utils.translation import gettext_lazy as _
 
@@ -147,4 +148,125 @@ ALTERNATE_SEATED = _(
 REPLACE_TOO_LATE = _(
     "Round %(number)s has started: a no-show is replaced before a round starts, never during "
     "a game."
+)
+
+
+# -------------------------------------------------------------------- players
+
+NAME_MISSING = _("The player needs a name.")
+NAME_TOO_LONG = _("The name is %(length)s characters long; at most %(max)s are allowed.")
+CLUB_TOO_LONG = _("The club name is %(length)s characters long; at most %(max)s are allowed.")
+EMAIL_INVALID = _("“%(email)s” is not a valid e-mail address.")
+NAME_TAKEN = _("A player named “%(name)s” is already registered in this tournament.")
+TOURNAMENT_FINISHED = _("The tournament is finished; its players can no longer change.")
+CHECK_IN_NOT_OPEN = _("Check-in opens with registration; the tournament is still a draft.")
+CHECK_IN_DROPPED_OUT = _("%(name)s has dropped out; undo the drop-out before checking in.")
+ALREADY_PLAYED = _(
+    "%(name)s already has a seat in round %(number)s, so the check-in stays; use drop-out instead."
+)
+PLAYER_SEATED = _(
+    "%(name)s has been seated in a round and cannot be deleted; let them drop out instead."
+)
+
+
+# --------------------------------------------------------- reading a CSV file
+
+CSV_REJECTED = _(
+    "The file was not imported, nothing was saved: %(count)s line(s) have errors (lines "
+    "%(lines)s). Correct them and upload the whole file again."
+)
+NUL_BYTE = _("The line contains a NUL character (byte 0x00): the file is damaged.")
+UTF16 = _(
+    "The file is saved as UTF-16 (“Unicode text”). Save it as “CSV UTF-8” or “CSV (semicolon "
+    "separated)” instead."
+)
+NOT_TEXT = _(
+    "This is not a CSV text file (perhaps an Excel workbook). Save it as “CSV UTF-8” or “CSV "
+    "(semicolon separated)” and upload that."
+)
+MIXED_ENCODING = _(
+    "Byte %(byte)s at position %(column)s cannot be read: this line is not UTF-8, while other "
+    "lines are. Save the whole file as UTF-8."
+)
+BAD_BYTE = _(
+    "Byte %(byte)s at position %(column)s cannot be read as UTF-8 or Windows-1252. Save the file "
+    "as UTF-8."
+)
+
+
+# ------------------------------------------------- importing players from CSV
+
+IMPORT_RACE = _(
+    "Players or clubs were changed meanwhile while the file was imported; nothing was saved. "
+    "Upload the file again."
+)
+UNKNOWN_COLUMN = _(
+    "Unknown column “%(column)s”. Allowed: name, club, e-mail, consent (German: Name, Verein, "
+    "E-Mail, Einwilligung)."
+)
+DUPLICATE_COLUMN = _("The column “%(column)s” appears twice (also “%(other)s”).")
+NO_HEADER = _(
+    "The first line must name the columns, e.g. Name;Verein;E-Mail;Einwilligung — found "
+    "“%(cells)s”."
+)
+NO_NAME_COLUMN = _(
+    "The header has no name column (Name, or Vorname and Nachname). Found: %(cells)s."
+)
+NAME_COLUMNS_TWICE = _(
+    "The header has a name column (“%(name)s”) and first/last name columns (%(other)s); keep "
+    "only one of them."
+)
+EMPTY_HEADER_CELL = _(
+    "Column %(position)s has no name in the header; name it or remove the column."
+)
+EMPTY_FILE = _("The file is empty.")
+HEADER_ONLY = _("The file has a header but no players.")
+TOO_MANY = _("The file has %(count)s players; at most %(max)s can be imported at once.")
+TOO_BIG = _("The file is %(size)s KB; at most %(max)s KB can be imported.")
+BROKEN_QUOTES = _("The line cannot be read (quotation marks do not match): %(detail)s.")
+COLUMN_COUNT = _("Expected %(expected)s values separated by “%(delimiter)s”, found %(found)s.")
+LINE_NAME_MISSING = _("The name is missing.")
+NAME_TWICE = _("“%(name)s” appears twice in the file (also on line %(other)s).")
+CONSENT_INVALID = _(
+    "“%(value)s” is not a consent value; use ja/nein, yes/no, 1/0, x, or leave it empty."
+)
+EXTRA_VALUE = _("Column %(position)s has a value (“%(value)s”) but no column name in the header.")
+
+
+# ---------------------------------------------------- the tournament's status
+
+STATUS_UNKNOWN = _("There is no tournament status “%(to)s”.")
+STATUS_UNCHANGED = _("The tournament is already %(status)s.")
+TRANSITION_NOT_ALLOWED = _(
+    "A tournament cannot go from %(from)s to %(to)s. From %(from)s it can only go to: %(allowed)s."
+)
+TRANSITION_FINAL = _("A finished tournament is final; its status cannot change any more.")
+HAS_ROUNDS = _("The tournament cannot go back to draft: %(count)s round(s) exist already.")
+TOO_FEW_TO_START = _(
+    "The tournament cannot start with %(count)s checked-in player(s); a table needs at least "
+    "%(minimum)s."
+)
+ROUND_OPEN = _(
+    "The tournament cannot finish while round %(number)s is %(status)s; close that round first."
+)
+
+
+# -------------------------------------------------------- tournament settings
+
+SETTINGS_INVALID = _("These settings cannot be saved: %(details)s.")
+SETTINGS_FROZEN = _(
+    "These settings can no longer change: %(fields)s. The tournament is %(status)s, and seating "
+    "and scoring depend on them."
+)
+
+
+# -------------------------------------------------------------------- privacy
+
+ALREADY_ERASED = _("This player's data has already been anonymized.")
+
+
+# --------------------------------------------------------------------- access
+
+REFUSED = _(
+    "Your account has no role in this tournament that allows this. Ask its organizer."
 )

@@ -10,10 +10,18 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.utils.translation import gettext_lazy as _
 
 from config.errors import Conflict
 
+from .errors import (
+    HAS_ROUNDS,
+    ROUND_OPEN,
+    STATUS_UNCHANGED,
+    STATUS_UNKNOWN,
+    TOO_FEW_TO_START,
+    TRANSITION_FINAL,
+    TRANSITION_NOT_ALLOWED,
+)
 from .models import Round, Tournament
 from .tournaments import lazy_join
 
@@ -23,22 +31,6 @@ Status = Tournament.Status
 class TransitionRefused(Conflict, code="tournament_transition_refused"):
     """A status change the state machine does not allow; the specific code names the rule."""
 
-
-
-STATUS_UNKNOWN = _("There is no tournament status “%(to)s”.")
-STATUS_UNCHANGED = _("The tournament is already %(status)s.")
-TRANSITION_NOT_ALLOWED = _(
-    "A tournament cannot go from %(from)s to %(to)s. From %(from)s it can only go to: %(allowed)s."
-)
-TRANSITION_FINAL = _("A finished tournament is final; its status cannot change any more.")
-HAS_ROUNDS = _("The tournament cannot go back to draft: %(count)s round(s) exist already.")
-NOT_ENOUGH_PLAYERS = _(
-    "The tournament cannot start with %(count)s checked-in player(s); a table needs at least "
-    "%(minimum)s."
-)
-ROUND_OPEN = _(
-    "The tournament cannot finish while round %(number)s is %(status)s; close that round first."
-)
 
 # --------------------------------------------------------------------------- the state machine
 
@@ -101,7 +93,7 @@ def transition(*, tournament: Tournament, to: str) -> Tournament:
         minimum = minimum_players(tournament)
         if count < minimum:
             raise TransitionRefused(
-                NOT_ENOUGH_PLAYERS,
+                TOO_FEW_TO_START,
                 code="tournament_not_enough_players",
                 params={"count": count, "minimum": minimum},
             )

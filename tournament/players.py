@@ -16,11 +16,22 @@ from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Min, Q, QuerySet
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
 from config.errors import Conflict, DomainError
 
 from . import audit, names
+from .errors import (
+    ALREADY_PLAYED,
+    CHECK_IN_DROPPED_OUT,
+    CHECK_IN_NOT_OPEN,
+    CLUB_TOO_LONG,
+    EMAIL_INVALID,
+    NAME_MISSING,
+    NAME_TAKEN,
+    NAME_TOO_LONG,
+    PLAYER_SEATED,
+    TOURNAMENT_FINISHED,
+)
 from .models import (
     PASS_CODE_ALPHABET,
     PASS_CODE_LENGTH,
@@ -58,18 +69,6 @@ class PlayersLocked(Conflict, code="players_locked"):
 
 class CheckInRefused(Conflict, code="check_in_refused"): ...
 
-
-NAME_MISSING = _("The player needs a name.")
-NAME_TOO_LONG = _("The name is %(length)s characters long; at most %(max)s are allowed.")
-CLUB_TOO_LONG = _("The club name is %(length)s characters long; at most %(max)s are allowed.")
-EMAIL_INVALID = _("“%(email)s” is not a valid e-mail address.")
-NAME_TAKEN = _("A player named “%(name)s” is already registered in this tournament.")
-TOURNAMENT_FINISHED = _("The tournament is finished; its players can no longer change.")
-CHECK_IN_NOT_OPEN = _("Check-in opens with registration; the tournament is still a draft.")
-CHECK_IN_DROPPED_OUT = _("%(name)s has dropped out; undo the drop-out before checking in.")
-ALREADY_PLAYED = _(
-    "%(name)s already has a seat in round %(number)s, so the check-in stays; use drop-out instead."
-)
 
 #: Rounds in these states have a fixed seating: who sits there has played (or is playing).
 PLAYED_ROUND_STATES = (Round.Status.LOCKED, Round.Status.RUNNING, Round.Status.COMPLETE)
@@ -340,11 +339,6 @@ def undo_drop_out(*, player: Player) -> Player:
             player.dropped_out_at = None
             player.save(update_fields=["dropped_out", "dropped_out_at"])
     return player
-
-
-PLAYER_SEATED = _(
-    "%(name)s has been seated in a round and cannot be deleted; let them drop out instead."
-)
 
 
 @transaction.atomic

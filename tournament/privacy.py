@@ -22,14 +22,12 @@ from auditlog.models import LogEntry
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
 from config.errors import Conflict
 
 from . import audit, signals
+from .errors import ALREADY_ERASED
 from .models import Incident, Player, Seat, Tournament, new_pass_code
-
-ALREADY_ERASED = _("This player's data has already been anonymized.")
 
 
 class AlreadyErased(Conflict, code="player_already_erased"): ...

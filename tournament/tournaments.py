@@ -25,6 +25,7 @@ from django.utils.translation import gettext_lazy as _
 from config.errors import Conflict, DomainError
 
 from . import placement
+from .errors import SETTINGS_FROZEN, SETTINGS_INVALID
 from .models import Tournament
 
 Status = Tournament.Status
@@ -161,11 +162,6 @@ def _in_language(text: Any, language: str) -> str:
         return str(text)
 
 
-SETTINGS_INVALID = _("These settings cannot be saved: %(details)s.")
-SETTINGS_FROZEN = _(
-    "These settings can no longer change: %(fields)s. The tournament is %(status)s, and seating "
-    "and scoring depend on them."
-)
 # --------------------------------------------------------------------------- settings
 
 #: Every setting an organizer edits (status, winner and lot seed change by other means).

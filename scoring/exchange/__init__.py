@@ -16,7 +16,8 @@ records' player fields accordingly, then replays every record through the rules 
 written in one transaction; a refused document leaves nothing behind.
 """
 
-from .document import FORMAT, MAX_BYTES, PLAYER_FIELDS, TOO_BIG, ImportRefused, parse_document
+from ..errors import TOO_BIG
+from .document import FORMAT, MAX_BYTES, PLAYER_FIELDS, ImportRefused, parse_document
 from .export import export_json, export_tournament
 from .importer import ImportOutcome, import_document, import_tournament
 

@@ -25,7 +25,7 @@ from tournament import services as tournament_services
 from tournament import tournaments as tournament_settings
 from tournament.models import Club, Incident, Player, Round, Seat, Table, Tournament
 
-from .document import (
+from ..errors import (
     AUTHORS_LENGTH,
     BAD_RECORD,
     DATABASE_REFUSED,
@@ -38,7 +38,6 @@ from .document import (
     EVENT_REFUSED,
     FIELD_INVALID,
     NOT_AN_OBJECT,
-    PLAYER_FIELDS,
     RECORD_PLAYERS,
     RESULT_BEFORE_END,
     RESULT_CONTRADICTS,
@@ -60,6 +59,9 @@ from .document import (
     W_TABLE,
     W_TABLE_AT,
     W_TOURNAMENT,
+)
+from .document import (
+    PLAYER_FIELDS,
     ImportRefused,
     _array,
     _choice,
