@@ -397,7 +397,7 @@ def fresh_round(tournament_id: int) -> list:
                                              closed_at=timezone.now())
     tournament = Tournament.objects.get(pk=tournament_id)
     second = organizer.create_round(tournament=tournament)
-    tables = organizer.seat_round(round_=second, seconds=1.0)
+    tables = organizer.seat_round(round_=second, seconds=1.0).tables
     organizer.lock_round(round_=second)
     organizer.start_round(round_=second)
     return tables

@@ -335,7 +335,7 @@ class RoundViewSet(
     @action(detail=True, methods=["post"])
     def seat(self, request: Request, pk=None) -> Response:
         data = _validated(SeatInputSerializer, request)
-        outcome = services.seat_round_outcome(
+        outcome = services.seat_round(
             round_=self._round(),
             version=data.get("version"),
             seed=data.get("seed"),

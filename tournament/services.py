@@ -134,7 +134,7 @@ def _min_size(tournament: Tournament, min_size: int | None) -> int:
 
 
 @transaction.atomic
-def seat_round_outcome(
+def seat_round(
     *,
     round_: Round,
     seed: int | None = None,
@@ -260,26 +260,6 @@ def carry_over_bankers(*, round_: Round, tables: Sequence[Table]) -> list[Table]
             )
             carried.append(table)
     return carried
-
-
-def seat_round(
-    *,
-    round_: Round,
-    seed: int | None = None,
-    seconds: float = 5.0,
-    players: Sequence[Player] | None = None,
-    min_size: int | None = None,
-    version: int | None = None,
-) -> list[Table]:
-    """Seat the round's players with the seating generator; replaces a draft seating."""
-    return seat_round_outcome(
-        round_=round_,
-        seed=seed,
-        seconds=seconds,
-        players=players,
-        min_size=min_size,
-        version=version,
-    ).tables
 
 
 @transaction.atomic

@@ -186,7 +186,7 @@ def build_demo(*, players: int = 36, now: dt.datetime | None = None) -> DemoSumm
     )
 
     round_one = services.create_round(tournament=tournament)
-    tables = services.seat_round(round_=round_one, seed=1, seconds=2.0)
+    tables = services.seat_round(round_=round_one, seed=1, seconds=2.0).tables
     for table in tables:
         banker = _user(f"banker{table.number}", BANKER_PASSWORD)
         services.assign_banker(table=table, banker=banker)

@@ -59,7 +59,7 @@ def running_round():
                                    status=Tournament.Status.RUNNING, preliminary_rounds=3)
     checked_in_players(tournament, 36, clubs=6)
     round_ = services.create_round(tournament=tournament)
-    tables = services.seat_round(round_=round_, seed=7, seconds=1.0)
+    tables = services.seat_round(round_=round_, seed=7, seconds=1.0).tables
     for table in tables:
         banker = services.get_or_create_banker(username=f"bank{table.number}",
                                                tournament=tournament)

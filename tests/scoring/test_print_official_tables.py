@@ -27,7 +27,7 @@ def official_round():
     tournament.refresh_from_db()
     checked_in_players(tournament, 22)
     round_ = services.create_round(tournament=tournament)
-    services.seat_round_outcome(round_=round_, seed=1, seconds=0.5)
+    services.seat_round(round_=round_, seed=1, seconds=0.5)
     return tournament, round_
 
 

@@ -102,7 +102,7 @@ def test_bankers_carry_over_to_the_same_table_number_next_round(closed):
     for _ in range(4):
         PlayerFactory(tournament=tournament)
     nxt = services.create_round(tournament=tournament)
-    outcome = services.seat_round_outcome(round_=nxt, seed=1, min_size=3)
+    outcome = services.seat_round(round_=nxt, seed=1, min_size=3)
     first = next(t for t in outcome.tables if t.number == 1)
     first.refresh_from_db()
     assert first.banker == banker
@@ -129,7 +129,7 @@ def test_a_carried_over_bankers_card_opens_the_next_round_and_only_changes_print
     for _ in range(4):
         PlayerFactory(tournament=tournament)
     nxt = services.create_round(tournament=tournament)
-    tables = services.seat_round_outcome(round_=nxt, seed=1, min_size=3).tables
+    tables = services.seat_round(round_=nxt, seed=1, min_size=3).tables
     first = next(t for t in tables if t.number == 1)
     # the old card opens the new round's table 1 (its own round is closed)
     response = client.get(old_card)

@@ -61,7 +61,7 @@ def test_22_players_are_seated_at_two_tables_of_5_and_three_of_4():
     tournament = official()
     checked_in_players(tournament, 22)
     round_ = services.create_round(tournament=tournament)
-    outcome = services.seat_round_outcome(round_=round_, seed=1, seconds=1)
+    outcome = services.seat_round(round_=round_, seed=1, seconds=1)
     sizes = sorted(table.seats.count() for table in outcome.tables)
     assert sizes == [4, 4, 4, 5, 5]
 
@@ -87,7 +87,7 @@ def test_the_create_form_offers_the_preset(client):
 def _seated_round(tournament: Tournament, players: int) -> Round:
     checked_in_players(tournament, players)
     round_ = services.create_round(tournament=tournament)
-    services.seat_round_outcome(round_=round_, seed=1, seconds=0.5)
+    services.seat_round(round_=round_, seed=1, seconds=0.5)
     round_.refresh_from_db()
     return round_
 

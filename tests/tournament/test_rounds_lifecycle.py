@@ -35,7 +35,7 @@ def test_create_seat_lock_start(tournament):
     round_ = services.create_round(tournament=tournament)
     assert (round_.number, round_.status, round_.version) == (1, Round.Status.DRAFT, 0)
 
-    outcome = services.seat_round_outcome(round_=round_, seconds=FAST)
+    outcome = services.seat_round(round_=round_, seconds=FAST)
     round_.refresh_from_db()
     assert round_.status == Round.Status.SEATED
     assert round_.version == 1
@@ -62,7 +62,7 @@ def test_round_two_has_no_repeated_pairs(tournament):
     services.seat_round(round_=first, seconds=FAST)
     _complete(first)
     second = services.create_round(tournament=tournament)
-    outcome = services.seat_round_outcome(round_=second, seconds=FAST)
+    outcome = services.seat_round(round_=second, seconds=FAST)
     assert second.number == 2
     assert outcome.repeated_pairs == 0
     history = [seating_layout(first)]
@@ -115,9 +115,9 @@ def test_clubs_are_kept_apart(tournament):
 def test_turn_order_is_seeded_and_repeatable(tournament):
     checked_in_players(tournament, 12)
     round_ = services.create_round(tournament=tournament)
-    first = services.seat_round_outcome(round_=round_, seed=7, seconds=FAST)
+    first = services.seat_round(round_=round_, seed=7, seconds=FAST)
     order = seating_layout(round_)
-    services.seat_round_outcome(round_=round_, seed=7, seconds=FAST)
+    services.seat_round(round_=round_, seed=7, seconds=FAST)
     assert first.seed == 7
     assert seating_layout(round_) == order
 
@@ -125,10 +125,10 @@ def test_turn_order_is_seeded_and_repeatable(tournament):
 def test_reseat_keeps_table_rows_and_bankers(tournament):
     checked_in_players(tournament, 12)
     round_ = services.create_round(tournament=tournament)
-    tables = services.seat_round(round_=round_, seconds=FAST)
+    tables = services.seat_round(round_=round_, seconds=FAST).tables
     banker = OrganizerFactory(is_staff=False, username="bank1")
     services.assign_banker(table=tables[0], banker=banker)
-    again = services.seat_round(round_=round_, seconds=FAST)
+    again = services.seat_round(round_=round_, seconds=FAST).tables
     assert [t.pk for t in again] == [t.pk for t in tables]
     again[0].refresh_from_db()
     assert again[0].banker == banker

@@ -208,7 +208,7 @@ def _post_round_action(request: HttpRequest, slug: str, number: int, form_class=
 @require_POST
 def round_seat(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     round_, data = _post_round_action(request, slug, number, SeatForm)
-    outcome = services.seat_round_outcome(
+    outcome = services.seat_round(
         round_=round_, version=data["version"], seed=data["seed"], min_size=data["min_size"]
     )
     messages.success(
