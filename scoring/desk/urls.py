@@ -17,10 +17,10 @@ app_name = "round_desk"
 urlpatterns = [
     path("tournaments/import/", exchange_views.import_upload, name="import"),
     path("tournaments/import/jobs/<str:job_id>/", exchange_views.import_job, name="import-job"),
-    path("tournaments/import/jobs/<str:job_id>/progress", exchange_views.import_job_progress,
-         name="import-job-progress"),
+    path("tournaments/import/jobs/<str:job_id>/progress", exchange_views.import_job,
+         {"fragment": True}, name="import-job-progress"),
     path("<slug:slug>/desk/", organizer.desk_page, name="desk"),
-    path("<slug:slug>/desk/live/", organizer.desk_live, name="desk-live"),
+    path("<slug:slug>/desk/live/", organizer.desk_page, {"fragment": True}, name="desk-live"),
     # Hall screens: what each one shows, chosen here and followed by the screen.
     path("<slug:slug>/screens/", screens.screens_page, name="screens"),
     path("<slug:slug>/screens/<int:screen_id>/mode/", screens.screen_mode, name="screen-mode"),

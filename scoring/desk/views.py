@@ -255,18 +255,11 @@ def _context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
 @access.require(Action.DESK)
 @require_GET
 @never_cache
-def desk_page(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = _tournament(slug)
-    return render(request, "scoring/desk/desk.html", _context(request, tournament))
-
-
-@access.require(Action.DESK)
-@require_GET
-@never_cache
-def desk_live(request: HttpRequest, slug: str) -> HttpResponse:
-    """The polled fragment: tables, alerts and the round's actions."""
-    tournament = _tournament(slug)
-    return render(request, "scoring/desk/_live.html", _context(request, tournament))
+def desk_page(request: HttpRequest, slug: str, *, fragment: bool = False) -> HttpResponse:
+    """The round desk; with ``fragment`` (its own URL) only the polled part: tables, alerts and
+    the round's actions."""
+    template = "scoring/desk/_live.html" if fragment else "scoring/desk/desk.html"
+    return render(request, template, _context(request, _tournament(slug)))
 
 
 def _desk_url(slug: str) -> str:

@@ -108,15 +108,8 @@ def _job_context(request: HttpRequest, job: dict) -> dict:
 @access.require_login(access.may_create_tournaments)
 @require_GET
 @never_cache
-def import_job(request: HttpRequest, job_id: str) -> HttpResponse:
-    """A big import's progress page (polls the fragment below until the job is finished)."""
-    job = _own_job(request, job_id)
-    return render(request, "scoring/desk/import_job.html", _job_context(request, job))
-
-
-@access.require_login(access.may_create_tournaments)
-@require_GET
-@never_cache
-def import_job_progress(request: HttpRequest, job_id: str) -> HttpResponse:
-    job = _own_job(request, job_id)
-    return render(request, "scoring/desk/_import_progress.html", _job_context(request, job))
+def import_job(request: HttpRequest, job_id: str, *, fragment: bool = False) -> HttpResponse:
+    """A big import's progress page; with ``fragment`` (its own URL) only the progress, which
+    the page polls until the job is finished."""
+    template = "scoring/desk/_import_progress.html" if fragment else "scoring/desk/import_job.html"
+    return render(request, template, _job_context(request, _own_job(request, job_id)))

@@ -7,23 +7,12 @@ import dataclasses
 import pytest
 from rules_testkit import ALL_RULESETS
 
-from referee.rules import (
-    RULESETS,
-    BuildingShortage,
-    EndCondition,
-    MortgagedGroupRent,
-    Ruleset,
-    TimeLimitMode,
-    WinnerRule,
-    get_board,
-    get_ruleset,
-    replay,
-)
+from referee.rules import get_board, get_ruleset, replay, rulesets
 
 
 def test_registry_has_every_ruleset() -> None:
-    assert set(RULESETS) == set(ALL_RULESETS)
-    assert get_ruleset("karlsruhe") is RULESETS["karlsruhe"]
+    assert set(rulesets.RULESETS) == set(ALL_RULESETS)
+    assert get_ruleset("karlsruhe") is rulesets.RULESETS["karlsruhe"]
     with pytest.raises(KeyError, match="known: karlsruhe"):
         get_ruleset("monopoly-deluxe")
 
@@ -34,15 +23,15 @@ def test_karlsruhe_parameters() -> None:
     assert (r.deal_count, r.deals_paid) == (2, True)
     assert r.max_houses == 3 and r.hotel_value_in_houses == 4
     assert not r.owner_in_jail_collects_rent and not r.owner_in_jail_may_build
-    assert r.mortgaged_group_rent == MortgagedGroupRent.SINGLE
+    assert r.mortgaged_group_rent == rulesets.MortgagedGroupRent.SINGLE
     assert r.jail_fine == 50 and r.auction_min_bid == 1
-    assert r.building_shortage == BuildingShortage.AUCTION_LAST_HOUSE
+    assert r.building_shortage == rulesets.BuildingShortage.AUCTION_LAST_HOUSE
     assert r.building_auction_min_bid == 10
     assert (r.house_supply, r.hotel_supply) == (32, 12)
     assert r.auction_stop_minute == 45 and r.time_limit_minutes == 90
-    assert r.end_condition == EndCondition.SECOND_BANKRUPTCY
-    assert r.winner == WinnerRule.HIGHEST_NET_WORTH
-    assert r.time_limit_mode == TimeLimitMode.AT_ONCE
+    assert r.end_condition == rulesets.EndCondition.SECOND_BANKRUPTCY
+    assert r.winner == rulesets.WinnerRule.HIGHEST_NET_WORTH
+    assert r.time_limit_mode == rulesets.TimeLimitMode.AT_ONCE
     assert r.default_board == "classic-de"
     assert not r.free_parking_pot and not r.lending_allowed and r.rent_lapses_after_next_roll
 
@@ -159,7 +148,7 @@ def test_overrides_round_trip_through_json_values() -> None:
     base = get_ruleset("karlsruhe")
     custom = base.replace(
         time_limit_minutes=60,
-        time_limit_mode=TimeLimitMode.FINISH_ROUND,
+        time_limit_mode=rulesets.TimeLimitMode.FINISH_ROUND,
         time_guide_minutes=(50, 70),
     )
     overrides = custom.overrides_from(base)
@@ -181,14 +170,14 @@ def test_a_new_ruleset_is_only_data() -> None:
     """A club's house rules: nothing but parameters, and the engine plays them."""
     from rules_testkit import new_game
 
-    club = Ruleset(
+    club = rulesets.Ruleset(
         key="club",
         name="Club",
         deal_count=1,
         deals_paid=False,
         max_houses=2,
-        end_condition=EndCondition.FIRST_BANKRUPTCY,
-        winner=WinnerRule.HIGHEST_NET_WORTH,
+        end_condition=rulesets.EndCondition.FIRST_BANKRUPTCY,
+        winner=rulesets.WinnerRule.HIGHEST_NET_WORTH,
     )
     game = new_game(club, {"type": "deal", "player": "anna", "deed": "badstrasse"})
     assert game.state.cash["anna"] == 1500
