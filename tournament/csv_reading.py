@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from config.errors import DomainError
 
@@ -120,18 +120,11 @@ CONSENT_VALUES: dict[str, bool] = {
 class LineError(Worded):
     """One reason why one line of the file was refused (line 1 is the first line of the file)."""
 
+    where: ClassVar[str] = "line"
     line: int
     code: str
     message: Any
     params: dict[str, Any] = field(default_factory=dict)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "line": self.line,
-            "code": self.code,
-            "message_de": self.message_in("de"),
-            "message_en": self.message_in("en"),
-        }
 
 
 class CsvImportError(DomainError, code="csv_invalid"):

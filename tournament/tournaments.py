@@ -14,7 +14,7 @@ import datetime as dt
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
@@ -103,8 +103,11 @@ def effective_times(tournament: Tournament) -> dict[str, Any]:
 
 
 class Worded:
-    """A reason in words: ``message`` with its ``params``, in the language it is shown in."""
+    """A reason in words: ``message`` with its ``params``, in the language it is shown in, and a
+    stable ``code``; ``where`` names the field that says where it applies (a line, a setting)."""
 
+    where: ClassVar[str]
+    code: str
     message: Any
     params: dict[str, Any]
 
@@ -115,11 +118,20 @@ class Worded:
     def message_in(self, language: str) -> str:
         return _in_language(self.text, language)
 
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            self.where: getattr(self, self.where),
+            "code": self.code,
+            "message_de": self.message_in("de"),
+            "message_en": self.message_in("en"),
+        }
+
 
 @dataclass(frozen=True)
 class Problem(Worded):
     """One broken setting: the field, a stable code and a bilingual message."""
 
+    where: ClassVar[str] = "field"
     field: str
     code: str
     message: Any
@@ -140,15 +152,7 @@ class SettingsInvalid(DomainError, code="tournament_settings_invalid"):
 
     def as_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = super().as_dict()
-        data["errors"] = [
-            {
-                "field": problem.field,
-                "code": problem.code,
-                "message_de": _in_language(problem.text, "de"),
-                "message_en": _in_language(problem.text, "en"),
-            }
-            for problem in self.problems
-        ]
+        data["errors"] = [problem.as_dict() for problem in self.problems]
         return data
 
 

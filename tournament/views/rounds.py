@@ -345,13 +345,16 @@ def table_assign_banker(
     return redirect(_bankers_url(round_))
 
 
-def _link_step(name: str, service, done: str):
-    """A POST view that changes a table's banker link (``service``) and says ``done``."""
+def _link_step(name: str, service, done: str, nothing: str | None = None):
+    """A POST view that changes a table's banker link (``service``) and says ``done``, or
+    ``nothing`` where the service found nothing to change."""
 
     def view(request: HttpRequest, slug: str, number: int, table_number: int) -> HttpResponse:
         round_, table = _round_table(slug, number, table_number)
-        service(table=table)
-        messages.success(request, _(done) % {"table": table.number})
+        if not service(table=table) and nothing is not None:
+            messages.error(request, _(nothing))
+        else:
+            messages.success(request, _(done) % {"table": table.number})
         return redirect(_bankers_url(round_))
 
     view.__name__ = view.__qualname__ = name
@@ -366,21 +369,11 @@ table_revoke_link = _link_step(
     "table_revoke_link", services.revoke_link,
     gettext_noop("The link of table %(table)s was revoked."),
 )
-
-
-@access.require(Action.BANKERS)
-@require_POST
-def table_restore_link(
-    request: HttpRequest, slug: str, number: int, table_number: int
-) -> HttpResponse:
-    round_, table = _round_table(slug, number, table_number)
-    if services.restore_link(table=table) is None:
-        messages.error(request, _("There is no revoked link to restore (or a newer one is live)."))
-    else:
-        messages.success(
-            request, _("The link of table %(table)s works again.") % {"table": table.number}
-        )
-    return redirect(_bankers_url(round_))
+table_restore_link = _link_step(
+    "table_restore_link", services.restore_link,
+    gettext_noop("The link of table %(table)s works again."),
+    nothing=gettext_noop("There is no revoked link to restore (or a newer one is live)."),
+)
 
 
 # --- The private banker link (site root) -------------------------------------------------------
