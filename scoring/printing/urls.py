@@ -31,8 +31,8 @@ urlpatterns = [
     path("<slug:slug>/print/<int:number>/<slug:document>/job/", print_views.print_start,
          name="start"),
     path("<slug:slug>/print/jobs/<printjob:job>/", print_views.print_job, name="job"),
-    path("<slug:slug>/print/jobs/<printjob:job>/progress", print_views.print_progress,
-         name="progress"),
+    path("<slug:slug>/print/jobs/<printjob:job>/progress", print_views.print_job,
+         {"fragment": True}, name="progress"),
     path("<slug:slug>/print/jobs/<printjob:job>/file", print_views.print_file, name="file"),
     # One player's card at check-in (the desk may print it: CHECK_IN).
     path("<slug:slug>/print/players/<int:pk>/card.pdf", print_views.player_card,

@@ -220,22 +220,17 @@ def _job_context(slug: str, state: dict) -> dict:
 @access.require(Action.PRINT)
 @require_GET
 @never_cache
-def print_job(request: HttpRequest, slug: str, job: str) -> HttpResponse:
+def print_job(request: HttpRequest, slug: str, job: str, *, fragment: bool = False) -> HttpResponse:
+    """A print job's page; with ``fragment`` (its own URL) only the progress bar, which htmx
+    polls every second until the job is done or failed."""
     state = _job(slug, job, request)
-    tournament = get_object_or_404(Tournament, slug=slug)
-    context = _job_context(slug, state)
-    context["tournament"] = tournament
-    context["round_number"] = state.get("round")
-    return render(request, "scoring/print/job.html", context)
-
-
-@access.require(Action.PRINT)
-@require_GET
-@never_cache
-def print_progress(request: HttpRequest, slug: str, job: str) -> HttpResponse:
-    """The progress bar (htmx polls it every second until the job is done or failed)."""
-    state = _job(slug, job, request)
-    return render(request, "scoring/print/_progress.html", _job_context(slug, state))
+    context = {
+        **_job_context(slug, state),
+        "tournament": request.tournament,
+        "round_number": state.get("round"),
+    }
+    template = "scoring/print/_progress.html" if fragment else "scoring/print/job.html"
+    return render(request, template, context)
 
 
 @access.require(Action.PRINT)
