@@ -22,7 +22,15 @@ ROOT = Path(__file__).resolve().parent.parent
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Longest first: under pytest-xdist each test is a work unit handed out in collection
     order, and a one-minute test picked up last keeps the run waiting while the other workers
-    idle. Tests marked ``slow`` go first, then the browser tests, then the rest (stable)."""
+    idle. Tests marked ``slow`` go first, then the browser tests, then the rest (stable).
+
+    Every test id must be unique: pytest-xdist hands out work by id, and of tests sharing one
+    it runs a single one without a word (schemathesis names an operation's test only when the
+    test is also parametrized)."""
+    seen: set[str] = set()
+    twice = sorted({item.nodeid for item in items if item.nodeid in seen or seen.add(item.nodeid)})
+    if twice:
+        raise pytest.UsageError(f"{len(twice)} test id(s) collected twice, e.g. {twice[0]}")
 
     def rank(item: pytest.Item) -> int:
         if item.get_closest_marker("slow"):
