@@ -33,8 +33,8 @@ serve: $(STAMP)
 ## Set up and run the whole suite: ruff, import-linter (the rooms' contracts), mypy (the pure
 ## packages), then pytest on every core (pytest-xdist; `make test TEST_WORKERS=0`: one process).
 ## One worker more than cores: much of the suite waits (browsers, servers in subprocesses, a
-## one-minute auction stop), and on two cores three workers finish first (pytest on SQLite:
-## 2 workers 395 s, 3 workers 358–364 s, 4 workers 393 s). CI passes TEST_WORKERS=auto (.ci/run).
+## one-minute auction stop), and on two cores three workers finish first (pytest on SQLite,
+## 2026-11-25: 2 workers 395 s, 3 workers 358–364 s, 4 workers 393 s). CI: TEST_WORKERS=auto.
 TEST_WORKERS ?= $(shell $(PYTHON) -c "import os; print((os.cpu_count() or 1) + 1)")
 test: $(STAMP)
 	$(BIN)/ruff check .
