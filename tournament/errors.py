@@ -15,6 +15,18 @@ class NotEnoughPlayers(DomainError, code="not_enough_players"): ...
 class SeatingImpossible(DomainError, code="seating_impossible"): ...
 
 
+#: The seating generator's refusal to split the players into tables, in the reader's language
+#: (the generator itself words it in English only: it imports nothing of ours).
+SPLIT_IMPOSSIBLE = _(
+    "%(players)s players cannot be seated at %(tables)s tables of at least %(minimum)s: one "
+    "table would have only %(smallest)s. Allow smaller tables under “Options” (“Smallest "
+    "table”) or check in more players."
+)
+SPLIT_IMPOSSIBLE_LARGER = _(
+    "%(players)s players cannot be seated at tables of %(size)s or %(larger)s."
+)
+
+
 ROUND_NOT_EDITABLE = _("Round %(number)s is already %(status)s; its seating can no longer change.")
 NOT_ENOUGH_PLAYERS = _("Only %(count)s players are checked in; a table needs at least %(minimum)s.")
 

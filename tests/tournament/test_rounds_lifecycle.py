@@ -209,8 +209,16 @@ def test_too_few_players_and_impossible_splits_are_refused(tournament):
     with pytest.raises(errors.NotEnoughPlayers):
         services.seat_round(round_=round_, seconds=FAST)
     checked_in_players(tournament, 3)  # 7 players: tables of 4 and 3 only
-    with pytest.raises(errors.SeatingImpossible):
+    with pytest.raises(errors.SeatingImpossible) as refused:
         services.seat_round(round_=round_, seconds=FAST)
+    assert refused.value.message_in("de") == (
+        "7 Spieler lassen sich nicht an 2 Tische mit mindestens 5 setzen: ein Tisch hätte nur 3. "
+        "Unter „Optionen“ kleinere Tische erlauben („Kleinster Tisch“) oder mehr Spieler "
+        "einchecken."
+    )
+    assert refused.value.message_in("en").startswith(
+        "7 players cannot be seated at 2 tables of at least 5: one table would have only 3."
+    )
     services.seat_round(round_=round_, seconds=FAST, min_size=3)
     assert sorted(len(t) for t in seating_layout(round_)) == [3, 4]
     round_.refresh_from_db()

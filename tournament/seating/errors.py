@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 IMPOSSIBLE_SPLIT = "impossible_split"
 INVALID_PLAYERS = "invalid_players"
 INVALID_ROUNDS = "invalid_rounds"
@@ -18,13 +20,15 @@ INVALID_FILE = "invalid_file"
 class SeatingError(ValueError):
     """A request the generator refuses; callers map ``code`` to their own error types.
 
-    ``str(error)`` is the message alone, so a service can show it as is.
+    ``str(error)`` is the message alone (English, for the command line); ``params`` holds the
+    figures, so that a caller can word the refusal in its reader's language.
     """
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, params: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.params = dict(params or {})
 
     def __repr__(self) -> str:
         return f"SeatingError({self.code!r}, {self.message!r})"

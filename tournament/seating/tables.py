@@ -46,6 +46,7 @@ def table_sizes(
             raise SeatingError(
                 IMPOSSIBLE_SPLIT,
                 f"{n} players cannot be seated at tables of {table_size} or {table_size + 1}",
+                {"players": n, "size": table_size, "larger": table_size + 1},
             )
         return [table_size + 1] * extra + [table_size] * (tables - extra)
     if min_size is None:
@@ -67,5 +68,7 @@ def table_sizes(
             IMPOSSIBLE_SPLIT,
             f"{n} players cannot be seated at {tables} table{'s' if tables > 1 else ''} of "
             f"{sizes} (one would have only {small}); allow smaller tables with a minimum size",
+            {"players": n, "tables": tables, "size": table_size, "minimum": min_size,
+             "smallest": small},
         )
     return [small + 1] * extra + [small] * (tables - extra)
