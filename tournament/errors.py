@@ -22,9 +22,6 @@ SPLIT_IMPOSSIBLE = _(
     "table would have only %(smallest)s. Allow smaller tables under “Options” (“Smallest "
     "table”) or check in more players."
 )
-SPLIT_IMPOSSIBLE_LARGER = _(
-    "%(players)s players cannot be seated at tables of %(size)s or %(larger)s."
-)
 
 
 ROUND_NOT_EDITABLE = _("Round %(number)s is already %(status)s; its seating can no longer change.")

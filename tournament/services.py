@@ -133,18 +133,6 @@ def _min_size(tournament: Tournament, min_size: int | None) -> int:
     return min_size
 
 
-def _seating_refused(exc) -> errors.SeatingImpossible:
-    """The generator's refusal in the reader's language where it is the players' split (the
-    one an organizer can meet); its other refusals are arguments no view sends."""
-    from .seating.errors import IMPOSSIBLE_SPLIT
-
-    if exc.code == IMPOSSIBLE_SPLIT and "larger" in exc.params:
-        return errors.SeatingImpossible(errors.SPLIT_IMPOSSIBLE_LARGER, params=exc.params)
-    if exc.code == IMPOSSIBLE_SPLIT and "smallest" in exc.params:
-        return errors.SeatingImpossible(errors.SPLIT_IMPOSSIBLE, params=exc.params)
-    return errors.SeatingImpossible(str(exc))
-
-
 @transaction.atomic
 def seat_round(
     *,
@@ -163,6 +151,7 @@ def seat_round(
     go. Each table's turn order is shuffled with ``seed`` (default: :func:`default_seed`).
     """
     from .seating import SeatingError, seat_rounds
+    from .seating.errors import IMPOSSIBLE_SPLIT
 
     round_ = _locked_round(round_)
     _check_version(round_, version)
@@ -199,7 +188,9 @@ def seat_round(
             larger=larger,
         )
     except SeatingError as exc:
-        raise _seating_refused(exc) from exc
+        if exc.code == IMPOSSIBLE_SPLIT:  # the one an organizer meets: in the reader's language
+            raise errors.SeatingImpossible(errors.SPLIT_IMPOSSIBLE, params=exc.params) from exc
+        raise errors.SeatingImpossible(str(exc)) from exc  # arguments no view sends
 
     layout = result.rounds[0]
     rng = random.Random(seed)

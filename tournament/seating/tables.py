@@ -46,7 +46,6 @@ def table_sizes(
             raise SeatingError(
                 IMPOSSIBLE_SPLIT,
                 f"{n} players cannot be seated at tables of {table_size} or {table_size + 1}",
-                {"players": n, "size": table_size, "larger": table_size + 1},
             )
         return [table_size + 1] * extra + [table_size] * (tables - extra)
     if min_size is None:
