@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 import uuid
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -27,8 +28,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     Every test id must be unique: pytest-xdist hands out work by id, and of tests sharing one
     it runs a single one without a word (schemathesis names an operation's test only when the
     test is also parametrized)."""
-    seen: set[str] = set()
-    twice = sorted({item.nodeid for item in items if item.nodeid in seen or seen.add(item.nodeid)})
+    twice = sorted(nodeid for nodeid, n in Counter(item.nodeid for item in items).items() if n > 1)
     if twice:
         raise pytest.UsageError(f"{len(twice)} test id(s) collected twice, e.g. {twice[0]}")
 
