@@ -1,7 +1,12 @@
 """Console figures: event posts and state reads on a 300-event game (SQLite and PostgreSQL),
-and 100 tables posting at once on PostgreSQL with no lost or doubled event.
+posts while three threads read the same table (``mixed``: what readers and writers of one
+engine cost each other), 100 tables posting at once on PostgreSQL with no lost or doubled
+event, and what one banker action costs on the wire (``action``: requests, bytes, queries;
+the console as it was, a post and then the fragment ``/main/``, against one post whose answer
+carries the fragment, issue 29).
 
-Runs each database in its own process: ``python benchmarks/bench_console.py``.
+Runs each database in its own process: ``python benchmarks/bench_console.py``; one mode:
+``python benchmarks/bench_console.py action``.
 """
 
 from __future__ import annotations
@@ -29,7 +34,13 @@ def p95(samples: list[float]) -> float:
 
 
 def make_table(number: int, banker):
-    from tournament.models import Player, Round, Seat, Table, Tournament
+    from tournament.models import (
+        Player,
+        Round,
+        Seat,
+        Table,
+        Tournament,
+    )
 
     tournament, _ = Tournament.objects.get_or_create(
         slug="bench", defaults={"name": "Bench", "date": "2026-11-28", "status": "running"}
@@ -52,10 +63,10 @@ def rent_events(players: list[str], count: int, offset: int = 0) -> list[dict]:
     ]
 
 
-def single(kind: str) -> dict:
-    _django.setup(_django.fresh_database(kind))
+def started_game(filler: int = 0):
+    """Table 1 banked by ``bench-banker``, its game started and ``filler`` rent events played:
+    (banker, table, game, the players' keys)."""
     from django.contrib.auth.models import User
-    from django.test import Client
 
     from referee import services
 
@@ -64,19 +75,40 @@ def single(kind: str) -> dict:
     game = services.ensure_game(table=table)
     players = list(game.players)
     services.post_event(game_id=game.pk, event={"type": "start"}, author=banker)
-    for event in rent_events(players, 299):
+    post_rent(game, banker, players, filler)
+    return banker, table, game, players
+
+
+def post_rent(game, banker, players: list[str], count: int) -> None:
+    """``count`` rent events through the service (no request: the game's history)."""
+    from referee import services
+
+    for event in rent_events(players, count):
         services.post_event(game_id=game.pk, event=event, author=banker)
-    client = Client()
-    client.force_login(banker)
+
+
+def timed_posts(client, table, players: list[str], *, first_seq: int = 300) -> list[float]:
+    """``POSTS`` rent events through the events API, as a console sends them: milliseconds each."""
     url = f"/api/v1/tables/{table.pk}/events"
     posts = []
     for index, event in enumerate(rent_events(players, POSTS, offset=3)):
-        body = json.dumps({"event": event, "expected_seq": 300 + index})
+        body = json.dumps({"event": event, "expected_seq": first_seq + index})
         started = time.perf_counter()
         response = client.post(url, body, content_type="application/json",
                                HTTP_IDEMPOTENCY_KEY=uuid.uuid4().hex)
         posts.append((time.perf_counter() - started) * 1000)
         assert response.status_code == 201, response.content
+    return posts
+
+
+def single(kind: str) -> dict:
+    _django.setup(_django.fresh_database(kind))
+    from django.test import Client
+
+    banker, table, _game, players = started_game(299)
+    client = Client()
+    client.force_login(banker)
+    posts = timed_posts(client, table, players)
     reads = []
     for _ in range(READS):
         started = time.perf_counter()
@@ -89,6 +121,177 @@ def single(kind: str) -> dict:
         "post_p95_ms": round(p95(posts), 2),
         "state_p50_ms": round(statistics.median(reads), 2),
         "state_p95_ms": round(p95(reads), 2),
+    }
+
+
+#: Issue 29's goal for one banker action: one request, at most 8 kB on the wire, 10 queries.
+ACTION_GOAL = {"requests": 1, "down_bytes": 8 * 1024, "queries": 10}
+ACTIONS = 50
+CONTROL = ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE", "ROLLBACK")  # not counted as queries
+PHONE = {"HTTP_ACCEPT_ENCODING": "gzip, deflate, br", "HTTP_ACCEPT_LANGUAGE": "de"}
+
+
+def _wire(response) -> int:
+    """Bytes of an answer on the wire: the status line, the headers and the body as sent
+    (compressed when it was)."""
+    head = len(f"HTTP/1.1 {response.status_code} {response.reason_phrase}\r\n")
+    head += sum(len(f"{name}: {value}\r\n") for name, value in response.items()) + 2
+    return head + len(response.content)
+
+
+def _plain(response) -> int:
+    """The body's size before compression."""
+    return len(_decoded(response))
+
+
+def action(database: str = "sqlite") -> dict:
+    """One banker action on a dealt 300-event game, as the console makes it: before issue 29 a
+    post (answered with the full state) and the fragment fetched again; now one post asking for
+    the fragment (``?fragment=main&player=``). Requests, bytes down (compressed as a phone
+    takes them, headers included) and up (the request bodies), queries and time per action."""
+    _django.setup(_django.fresh_database(database))
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from referee import services
+
+    banker, table, game, players = started_game()
+    deeds = ["badstrasse", "turmstrasse", "parkstrasse", "schlossallee", "seestrasse",
+             "hafenstrasse", "suedbahnhof", "muenchner-strasse", "chausseestrasse",
+             "elisenstrasse", "poststrasse", "westbahnhof"]
+    dealt = 0
+    for index, deed in enumerate(deeds):  # a game in play: every player holds deeds
+        try:
+            services.post_event(game_id=game.pk, author=banker,
+                                event={"type": "deal", "player": players[index % 6], "deed": deed})
+            dealt += 1
+        except Exception:  # noqa: BLE001 - a ruleset without the deal: buy instead
+            services.post_event(game_id=game.pk, author=banker, event={
+                "type": "buy", "player": players[index % 6], "deed": deed})
+            dealt += 1
+    post_rent(game, banker, players, 299 - dealt)
+    client = Client()
+    client.force_login(banker)
+    events_url = f"/api/v1/tables/{table.pk}/events"
+    main_url = f"/banker/table/{table.pk}/main/"
+    selected = players[0]
+    seq = 300
+    figures = {}
+    for way in ("two_trips", "one_trip"):
+        requests = down = plain = up = queries = 0
+        times = []
+        with_fragment = True
+        for event in rent_events(players, ACTIONS, offset=3):
+            body = json.dumps({"event": event, "expected_seq": seq})
+            started = time.perf_counter()
+            with CaptureQueriesContext(connection) as ctx:
+                if way == "two_trips":
+                    answers = [
+                        client.post(events_url, body, content_type="application/json",
+                                    HTTP_IDEMPOTENCY_KEY=uuid.uuid4().hex, **PHONE),
+                        client.get(main_url, {"player": selected}, **PHONE),
+                    ]
+                else:
+                    answers = [client.post(
+                        f"{events_url}?fragment=main&player={selected}", body,
+                        content_type="application/json", HTTP_IDEMPOTENCY_KEY=uuid.uuid4().hex,
+                        **PHONE,
+                    )]
+            times.append((time.perf_counter() - started) * 1000)
+            assert answers[0].status_code == 201, answers[0].content
+            if way == "one_trip" and "main" not in json.loads(_decoded(answers[0])):
+                with_fragment = False  # a server from before issue 29: the flag is ignored
+            seq += 1
+            requests += len(answers)
+            down += sum(_wire(answer) for answer in answers)
+            plain += sum(_plain(answer) for answer in answers)
+            up += len(body)
+            queries += sum(1 for q in ctx.captured_queries if not q["sql"].startswith(CONTROL))
+        figures[way] = {
+            "requests": requests / ACTIONS,
+            "down_bytes": round(down / ACTIONS),
+            "uncompressed_bytes": round(plain / ACTIONS),
+            "up_bytes": round(up / ACTIONS),
+            "queries": round(queries / ACTIONS, 1),
+            "p50_ms": round(statistics.median(times), 2),
+            "p95_ms": round(p95(times), 2),
+            "supported": with_fragment,
+        }
+    # The fragment asked again while nothing changed (a poll that saw no new event).
+    first = client.get(main_url, {"player": selected}, **PHONE)
+    again = client.get(main_url, {"player": selected}, HTTP_IF_NONE_MATCH=first.get("ETag", ""),
+                       **PHONE)
+    figures["main_again"] = {"status": again.status_code, "down_bytes": _wire(again),
+                             "first_down_bytes": _wire(first)}
+    return figures
+
+
+def _decoded(response) -> bytes:
+    """The body as it was before compression."""
+    import gzip
+
+    import brotli
+
+    coding = response.get("Content-Encoding", "")
+    body = response.content
+    return brotli.decompress(body) if coding == "br" else (
+        gzip.decompress(body) if coding == "gzip" else body)
+
+
+def mixed(readers: int = 3) -> dict:
+    """One banker posting while ``readers`` other threads of the same worker read the same
+    table (the console's picture, the public table page: ``selectors.game_state``), as on the
+    laptop (SQLite in WAL mode, 4 threads per worker): what readers cost the post path, and
+    what a post costs them."""
+    _django.setup(_django.fresh_database("sqlite"))
+    from django.db import connection
+    from django.test import Client
+
+    from referee import selectors
+    from referee.models import Game
+
+    with connection.cursor() as cursor:
+        cursor.execute("PRAGMA journal_mode=WAL")
+    banker, table, game, players = started_game(299)
+    connection.close()
+    done = threading.Event()
+    reads: list[float] = []
+    failures: list[str] = []
+
+    def read() -> None:
+        try:
+            while not done.is_set():
+                started = time.perf_counter()
+                state = selectors.game_state(Game.objects.get(pk=game.pk), public=False)
+                reads.append((time.perf_counter() - started) * 1000)
+                if sum(p["cash"] for p in state["players"]) != 6 * 1500:  # rent moves cash
+                    failures.append(f"inconsistent state at seq {state['seq']}")
+        except Exception as error:  # noqa: BLE001 - reported with the figures
+            failures.append(repr(error))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=read) for _ in range(readers)]
+    for thread in threads:
+        thread.start()
+    client = Client()
+    client.force_login(banker)
+    posts: list[float] = []
+    try:
+        posts = timed_posts(client, table, players)
+    finally:
+        done.set()
+        for thread in threads:
+            thread.join()
+    return {
+        "readers": readers,
+        "post_p50_ms": round(statistics.median(posts), 2),
+        "post_p95_ms": round(p95(posts), 2),
+        "read_p50_ms": round(statistics.median(reads), 2),
+        "read_p95_ms": round(p95(reads), 2),
+        "reads": len(reads),
+        "failures": failures[:3],
     }
 
 
@@ -154,10 +357,16 @@ def concurrent(tables: int = 100, events: int = 20) -> dict:
 def main() -> None:
     if len(sys.argv) > 1:
         mode = sys.argv[1]
-        result = concurrent() if mode == "concurrent" else single(mode)
+        if mode == "action":
+            print_action(action())
+            return
+        result = (concurrent() if mode == "concurrent" else mixed() if mode == "mixed"
+                  else single(mode))
         print(json.dumps(result))
         return
-    modes = ["sqlite"] + (["postgres", "concurrent"] if _django.postgres_available() else [])
+    modes = ["sqlite", "mixed", "action"] + (
+        ["postgres", "concurrent"] if _django.postgres_available() else []
+    )
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     for mode in modes:
         out = subprocess.run([sys.executable, __file__, mode], capture_output=True, text=True,
@@ -165,8 +374,17 @@ def main() -> None:
         if out.returncode != 0:
             print(f"{mode}: FAILED\n{out.stderr[-2000:]}")
             sys.exit(1)
+        if mode == "action":
+            print(out.stdout.rstrip())
+            continue
         result = json.loads(out.stdout.strip().splitlines()[-1])
-        if mode == "concurrent":
+        if mode == "mixed":
+            print(f"post while {result['readers']} threads read the table (SQLite, WAL): "
+                  f"post p50 {result['post_p50_ms']} ms, p95 {result['post_p95_ms']} ms | "
+                  f"{result['reads']} reads: p50 {result['read_p50_ms']} ms, p95 "
+                  f"{result['read_p95_ms']} ms | inconsistent reads "
+                  f"{len(result['failures'])}")
+        elif mode == "concurrent":
             print(f"100 tables posting at once (PostgreSQL): {result['requests']} requests "
                   f"(each event sent twice with one idempotency key) in {result['seconds']} s, "
                   f"{result['requests_per_second']} req/s, errors {result['errors']}, "
@@ -177,6 +395,27 @@ def main() -> None:
                   f"{result['state_p50_ms']} ms, p95 {result['state_p95_ms']} ms (goal < 15)")
     if not _django.postgres_available():
         print("PostgreSQL not reachable on 127.0.0.1:5432: its figures were skipped")
+
+
+def print_action(figures: dict) -> None:
+    goal = ACTION_GOAL
+    print(f"one banker action (SQLite, a dealt 300-event game, {ACTIONS} actions, "
+          f"compressed as a phone takes it):")
+    for way, label in (("two_trips", "post + fragment fetched again"),
+                       ("one_trip", "post answered with the fragment")):
+        f = figures[way]
+        if not f["supported"]:
+            print(f"  {label:32s} not supported by this server (the answer has no fragment)")
+            continue
+        print(f"  {label:32s} {f['requests']:.0f} request(s) (goal {goal['requests']}), "
+              f"{f['down_bytes'] / 1024:.1f} kB down (goal <= {goal['down_bytes'] / 1024:.0f}; "
+              f"{f['uncompressed_bytes'] / 1024:.1f} kB uncompressed), {f['up_bytes']} B up, "
+              f"{f['queries']} queries (goal <= {goal['queries']}), "
+              f"p50 {f['p50_ms']} ms, p95 {f['p95_ms']} ms")
+    again = figures["main_again"]
+    print(f"  the fragment asked again unchanged: {again['status']}, {again['down_bytes']} B "
+          f"(first answer {again['first_down_bytes'] / 1024:.1f} kB)")
+    print("JSON " + json.dumps(figures))
 
 
 if __name__ == "__main__":

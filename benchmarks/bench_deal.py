@@ -152,10 +152,15 @@ def browser(taps: int = 12) -> dict:
                 deeds.nth(index % 2).click()
                 page.wait_for_function(answered, polling="raf")
                 samples.append((time.perf_counter() - started) * 1000)
-                if index % 2 == 1:  # two deeds each: confirm, wait for the new fragment
-                    with page.expect_response(lambda r: "/main/" in r.url):
+                if index % 2 == 1:  # two deeds each: confirm, wait for the post's answer,
+                    # which carries the redrawn fragment (issue 29: no /main/ fetch after it)
+                    with page.expect_response(lambda r: "/events" in r.url
+                                              and r.request.method == "POST"):
                         page.click(".deal-form .btn-confirm")
-                    page.wait_for_selector(".deal-form")
+                    # the redrawn form, not the old one still on screen until htmx swaps
+                    page.wait_for_function(
+                        "(n) => document.querySelectorAll('.deal-form label.deed.is-owned')"
+                        ".length >= n", arg=index + 1)
             in_page = page.evaluate("window.__dealTimes || []")
             chrome.close()
     finally:

@@ -41,17 +41,13 @@ def main() -> dict:
     _django.setup(_django.fresh_database("sqlite"))
     import logging
 
-    from bench_console import make_table, rent_events
-    from django.contrib.auth.models import User
+    from bench_console import rent_events, started_game
     from django.test import Client
 
     from referee import services
 
     logging.disable(logging.CRITICAL)  # the refused requests' warnings
-    banker = User.objects.create_user("bench-banker", password="x")
-    table = make_table(1, banker)
-    game = services.ensure_game(table=table)
-    services.post_event(game_id=game.pk, event={"type": "start"}, author=banker)
+    banker, table, game, players = started_game()
     url = f"/api/v1/tables/{table.pk}/events"
     anonymous, writer = Client(raise_request_exception=False, enforce_csrf_checks=True), Client(
         raise_request_exception=False)
@@ -71,7 +67,6 @@ def main() -> dict:
     deep = b'{"event":' + b"[" * 50_000 + b"]" * 50_000 + b"}"
     out["writer_100_kB_nested_ms"], out["writer_deep_status"] = timed(post(writer, deep))
 
-    players = list(game.players)
     services.load_events(game_id=game.pk, events=rent_events(players, RECORD_EVENTS))
     record = f"/api/v1/tables/{table.pk}/record"
     started = time.perf_counter()

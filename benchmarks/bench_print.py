@@ -52,9 +52,20 @@ def build(tables: int, *, ended: bool) -> None:
     from django.db import transaction
     from django.utils import timezone
 
-    from referee.models import Game, GameEvent, GameResult, Placement
-    from scoring.demo.build import play_demo_game
-    from tournament.models import Player, Round, Seat, Table, Tournament
+    from demo.build import play_demo_game
+    from referee.models import (
+        Game,
+        GameEvent,
+        GameResult,
+        Placement,
+    )
+    from tournament.models import (
+        Player,
+        Round,
+        Seat,
+        Table,
+        Tournament,
+    )
 
     now = timezone.now()
     with transaction.atomic():
@@ -137,7 +148,7 @@ def trim(tables: int) -> None:
 
 
 def render_once(out_path: Path) -> tuple[float, int]:
-    from scoring import printing
+    from printing import documents as printing
     from tournament.models import Round
 
     round_ = Round.objects.select_related("tournament").get(tournament__slug="bench", number=1)

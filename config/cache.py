@@ -71,8 +71,19 @@ class ResilientRedisCache(RedisCache):
     delete_many = _degrading(lambda *a, **k: None)(RedisCache.delete_many)
     incr = _degrading(_missing)(RedisCache.incr)
     decr = _degrading(_missing)(RedisCache.decr)
-    clear = _degrading(lambda *a, **k: False)(RedisCache.clear)
     # get_or_set is Django's: built on get and add above, it answers the default.
+
+    @_degrading(lambda *a, **k: False)
+    def clear(self) -> bool:
+        """Delete this cache's keys only (its KEY_PREFIX), never FLUSHDB: the Redis database
+        is shared with Celery's broker (queued tasks) and with other caches and test runs."""
+        client = self._cache.get_client(write=True)
+        # Django's keys are "<KEY_PREFIX>:<version>:<key>": every version of this prefix.
+        pattern = "".join(f"[{c}]" if c in "*?[]\\" else c for c in self.key_prefix) + ":*"
+        keys = list(client.scan_iter(match=pattern, count=1000))
+        for start in range(0, len(keys), 500):
+            client.delete(*keys[start:start + 500])
+        return True
 
     def probe(self) -> str:
         """Write and read back, failing loudly: the health check must see an outage."""
@@ -84,3 +95,40 @@ class ResilientRedisCache(RedisCache):
             raise RuntimeError("value written was not read back")
         client.delete(key)
         return type(self).__name__
+
+
+def delete_prefixed(prefix: str, *, keep: tuple[str, ...] = ()) -> int:
+    """Delete every key of the default cache that starts with ``prefix`` (except those ending
+    with one of ``keep``): the copies of a name an erasure must not leave behind.
+
+    Redis is scanned and the in-process cache walked; a backend that cannot list its keys (the
+    laptop's files) is emptied: everything in it is rebuilt from the database.
+    """
+    from django.core.cache import caches
+    from django.core.cache.backends.locmem import LocMemCache
+
+    backend = caches["default"]
+    ends = keep or ("\0",)
+    if isinstance(backend, RedisCache):
+        try:
+            client = backend._cache.get_client(write=True)
+            full = backend.make_key(prefix)
+            pattern = "".join(f"[{c}]" if c in "*?[]\\" else c for c in full) + "*"
+            doomed = [key for key in client.scan_iter(match=pattern, count=1000)
+                      if not key.decode(errors="replace").endswith(ends)]
+            for start in range(0, len(doomed), 500):
+                client.delete(*doomed[start:start + 500])
+            return len(doomed)
+        except UNREACHABLE as error:  # nothing is served from it while it is down
+            _warn("delete_prefixed", error)
+            return 0
+    if isinstance(backend, LocMemCache):
+        full = backend.make_key(prefix)
+        with backend._lock:
+            doomed = [key for key in backend._cache
+                      if key.startswith(full) and not key.endswith(ends)]
+            for key in doomed:
+                backend._delete(key)
+        return len(doomed)
+    backend.clear()
+    return -1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 from urllib.parse import parse_qs, unquote, urlparse
 
@@ -72,3 +73,10 @@ def database_config(url: str | None, *, sqlite_path: str) -> dict:
             "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
         }
     raise ConfigError(f"DATABASE_URL scheme {parsed.scheme!r} is not supported (postgres or sqlite)")
+
+
+def database_identity(database: dict) -> str:
+    """A short name for a database (engine, name, host, port): what a cache kept outside the
+    database is filed under, so that another database never reads its entries."""
+    parts = "|".join(str(database.get(key) or "") for key in ("ENGINE", "NAME", "HOST", "PORT"))
+    return hashlib.sha256(parts.encode()).hexdigest()[:16]

@@ -79,3 +79,10 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     if isinstance(exc, DomainError):
         return Response(exc.as_dict(), status=exc.http_status)
     return exception_handler(exc, context)
+
+
+class RateLimited(DomainError, code="rate_limited"):
+    http_status = 429
+
+
+class UnusableText(DomainError, code="unusable_text"): ...

@@ -71,4 +71,12 @@ def _broker() -> str:
 
 
 def run_checks() -> list[Check]:
-    return [_timed("database", _database), _timed("cache", _cache), _timed("broker", _broker)]
+    """Database, cache, broker, and what the set-up adds (``HEALTH_EXTRA_CHECKS``: dotted paths
+    of functions named after their check, e.g. the laptop's ``backup``)."""
+    from django.utils.module_loading import import_string
+
+    checks = [_timed("database", _database), _timed("cache", _cache), _timed("broker", _broker)]
+    for path in getattr(settings, "HEALTH_EXTRA_CHECKS", ()):
+        probe = import_string(path)
+        checks.append(_timed(probe.__name__, probe))
+    return checks

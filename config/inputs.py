@@ -10,19 +10,17 @@ a form go through :func:`clean_note`.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from .errors import DomainError
+from config.errors import UnusableText
 
 UNUSABLE_TEXT = _(
     "“%(field)s” contains a character that cannot be stored (a NUL character or a broken "
     "Unicode character). Remove it and try again."
 )
-
-
-class UnusableText(DomainError, code="unusable_text"): ...
 
 
 def _unusable(text: str) -> bool:
@@ -87,3 +85,41 @@ def clean_note(value: str | None, *, max_length: int = NOTE_MAX) -> str:
             NOTE_TOO_LONG, code="note_too_long", params={"length": len(note), "max": max_length}
         )
     return note
+
+
+#: Invisible although not of a format category: Hangul fillers, the braille blank, the
+#: combining grapheme joiner.
+_INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f")
+
+
+def visible_text(value: str | None) -> str:
+    """``value`` without control and format characters (bidi overrides and isolates such as
+    U+202E, zero-width spaces and joiners, the soft hyphen, a BOM) and other invisible ones.
+
+    For names: a name is shown to everyone (public pages, hall screens, prints), and these
+    characters let one look like another or turn the text around it (``\u202eevil`` shows
+    reversed). They are stripped rather than refused: pasted from a spreadsheet, a name often
+    carries a zero-width space nobody can see, let alone remove. Whitespace (tabs, line
+    breaks) is kept for the caller to collapse."""
+    text = value or ""
+    if text.isascii() and text.isprintable():
+        return text
+    return "".join(
+        char for char in text
+        if char.isspace()
+        or (unicodedata.category(char) not in ("Cc", "Cf") and char not in _INVISIBLE)
+    )
+
+
+def whole_amount(value: Any) -> int | None:
+    """A whole amount as a person types it ("1.900", "1,900", "1 900") or as a number; None
+    when empty; ValueError when it is no whole number. Amounts have no decimals here, so every
+    mark between digits is a thousands mark."""
+    if isinstance(value, bool):
+        raise ValueError(value)
+    if isinstance(value, int):
+        return value
+    text = str(value if value is not None else "").strip()
+    for mark in (".", ",", " ", "\u00a0", "\u202f", "'"):
+        text = text.replace(mark, "")
+    return int(text) if text else None

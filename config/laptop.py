@@ -13,10 +13,10 @@ import os
 import secrets
 from pathlib import Path
 
-from .env import env_bool, env_list
-from .lan import LiveHostNames
-from .settings import *  # noqa: F403
-from .settings import BASE_DIR
+from config.env import env_bool, env_list
+from config.lan import LiveHostNames
+from config.settings import *  # noqa: F403
+from config.settings import BASE_DIR
 
 DATA_DIR = Path(os.environ.get("LAPTOP_DATA_DIR") or BASE_DIR / "var").resolve()
 DATA_DIR.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -71,6 +71,8 @@ CACHES = {
 CELERY_BROKER_URL = "memory://localhost/"
 CELERY_RESULT_BACKEND = "cache+memory://"
 CELERY_TASK_ALWAYS_EAGER = True
+# The sign-up's mails as files beside the database, unless a mail server is configured.
+EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH", str(DATA_DIR / "mail"))
 
 # The hall's addresses change (another router, DHCP): the allowed host names follow them.
 LAPTOP_HTTPS = env_bool("LAPTOP_HTTPS", False)
@@ -94,5 +96,18 @@ STANDINGS_SWEEP_SECONDS = float(os.environ.get("STANDINGS_SWEEP_SECONDS", "15"))
 LAPTOP_BACKUP_DIR = Path(os.environ.get("LAPTOP_BACKUP_DIR") or DATA_DIR / "backups").resolve()
 LAPTOP_BACKUP_KEEP = int(os.environ.get("LAPTOP_BACKUP_KEEP", "30"))
 LAPTOP_BACKUP_MINUTES = float(os.environ.get("LAPTOP_BACKUP_MINUTES", "5"))
+# The backup folder's device when `serve` made/checked it (set by serve for its web processes):
+# a copy goes only there, never into a folder re-created on the laptop's own disk.
+LAPTOP_BACKUP_DEVICE = (int(os.environ["LAPTOP_BACKUP_DEVICE"])
+                        if os.environ.get("LAPTOP_BACKUP_DEVICE") else None)
+# The scheduler looks at the backup folder every few seconds (a pulled stick shows before the
+# next result) and, while copies fail, tries again every 30 s.
+LAPTOP_BACKUP_CHECK_SECONDS = float(os.environ.get("LAPTOP_BACKUP_CHECK_SECONDS", "3"))
+LAPTOP_BACKUP_RETRY_SECONDS = float(os.environ.get("LAPTOP_BACKUP_RETRY_SECONDS", "30"))
+# Staff pages show a failing backup (laptop.context); /healthz names it (laptop.health).
+_options = TEMPLATES[0]["OPTIONS"]  # noqa: F405
+TEMPLATES = [{**TEMPLATES[0], "OPTIONS": {  # noqa: F405
+    **_options, "context_processors": [*_options["context_processors"], "laptop.context.backup"]}}]
+HEALTH_EXTRA_CHECKS = ["laptop.health.backup"]
 
 LOGGING = {**LOGGING, "loggers": {"laptop": {"level": "INFO"}}}  # noqa: F405

@@ -8,9 +8,12 @@ from auditlog.middleware import AuditlogMiddleware as _AuditlogMiddleware
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import NoReverseMatch, reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
 
-from .clients import client_address
-from .errors import DomainError
+from config.clients import client_address
+from config.errors import DomainError
 
 
 class AuditlogMiddleware(_AuditlogMiddleware):
@@ -32,16 +35,68 @@ class DomainErrorMiddleware:
     """Render a refused request as a 4xx page (or an htmx fragment) with the bilingual message.
 
     API views never get here: DRF's exception handler (``config.errors``) answers them.
+
+    A refused form post keeps its 4xx status and is answered at its own address rather than
+    redirected back with a message (POST/redirect/GET): the status is the refusal's contract
+    (htmx, the browser tests and clients read it), a redirect would drop the typed text of a
+    form whose refusal comes from a service, and forms that can say what is wrong at a field do
+    so themselves. So the page says how to go back without re-posting: a real link to the form
+    page (the same-origin Referer, else the tournament's page; a ``javascript:`` URL is blocked
+    by the site's CSP) and that reloading would send the form again. A GET at a POST-only
+    address (typed, bookmarked, reopened) gets that link too instead of an empty 405.
     """
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        return self.get_response(request)
+        response = self.get_response(request)
+        if (
+            response.status_code == 405
+            and request.method == "GET"
+            and not getattr(response, "streaming", False)
+            and not response.content
+            and not getattr(request, "htmx", False)
+        ):
+            page = render(
+                request, "405.html", {"back": way_back(request, referer=False)}, status=405
+            )
+            if response.has_header("Allow"):
+                page["Allow"] = response["Allow"]
+            return page
+        return response
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not isinstance(exception, DomainError):
             return None
-        template = "_error_fragment.html" if getattr(request, "htmx", False) else "error.html"
-        return render(request, template, {"error": exception}, status=exception.http_status)
+        if getattr(request, "htmx", False):
+            return render(
+                request, "_error_fragment.html", {"error": exception}, status=exception.http_status
+            )
+        context = {"error": exception, "back": way_back(request), "posted": request.method == "POST"}
+        return render(request, "error.html", context, status=exception.http_status)
+
+
+def way_back(request: HttpRequest, *, referer: bool = True) -> dict[str, str]:
+    """Where a refused page's link leads, and what it says: the page the request came from
+    (its Referer, same origin only), else the tournament's page (staff addresses carry its
+    slug), else the start page."""
+    came_from = request.headers.get("Referer", "") if referer else ""
+    if came_from and url_has_allowed_host_and_scheme(
+        came_from, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return {"url": came_from, "label": gettext("Back to the form")
+                if request.method == "POST" else gettext("Back")}
+    tournament = getattr(request, "tournament", None)
+    slug = getattr(tournament, "slug", None)
+    match = request.resolver_match
+    if slug is None and match is not None and request.path.startswith("/manage/"):
+        slug = match.kwargs.get("slug")
+    if slug:
+        try:
+            url = reverse("organizer:tournament", kwargs={"slug": slug})
+        except NoReverseMatch:
+            pass
+        else:
+            return {"url": url, "label": gettext("To the tournament's page")}
+    return {"url": "/", "label": gettext("To the start page")}

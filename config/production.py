@@ -13,9 +13,9 @@ import os
 
 from django.core.exceptions import ImproperlyConfigured
 
-from .env import env_bool
-from .settings import *  # noqa: F403
-from .settings import SECRET_KEY
+from config.env import env_bool
+from config.settings import *  # noqa: F403
+from config.settings import SECRET_KEY
 
 if env_bool("DEBUG", False):
     raise ImproperlyConfigured("config.production refuses DEBUG=1: it shows tracebacks to anyone")

@@ -1,7 +1,8 @@
 """Settings read from the environment (12-factor).
 
-With nothing set, the project runs embedded: a SQLite file in the project folder, the
-local-memory cache and Celery tasks executed eagerly in-process. ``DATABASE_URL`` switches to
+With nothing set, the project runs embedded: a SQLite file in the project folder, a cache in
+files that every process shares (``var/cache-embedded/``, or ``CACHE_DIR``) and Celery tasks
+executed eagerly in-process. ``DATABASE_URL`` switches to
 PostgreSQL, ``REDIS_URL`` makes Redis the cache and the Celery broker.
 """
 
@@ -13,7 +14,12 @@ from pathlib import Path
 from csp.constants import NONCE, NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
-from .env import database_config, env_bool, env_list
+from config.env import (
+    database_config,
+    database_identity,
+    env_bool,
+    env_list,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -26,7 +32,7 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "t
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "tournament.apps.AdminConfig",  # django.contrib.admin, its site for superusers only
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -42,7 +48,31 @@ INSTALLED_APPS = [
     "tournament",
     "referee",
     "scoring",
+    # The rooms built on the standings; none imports another (import-linter).
+    "public",
+    "desk",
+    "printing",
+    "exchange",
+    "demo",
     "laptop",
+]
+
+#: What follows a changed result (counted, confirmed, disputed, amended, reopened, entered
+#: from paper), in this order, once it is committed, in the request that changed it (README
+#: "Flows: a result"). Each step is a function taking one ``referee.changes.ResultChange``
+#: (the game, the kind of change, the tournament read with it); one that fails is logged
+#: and the next one runs.
+RESULT_STEPS = [
+    # The game's state gets a new version (its ETag) before anything is built from it.
+    "referee.receivers.new_version",
+    # The public tables' answers are built anew.
+    "scoring.receivers.forget_tables",
+    # The standings are recomputed now (queued for the worker if that fails); their cache
+    # follows.
+    "scoring.standings.trigger.on_result",
+    # On the event laptop only: a confirmed result is copied off before the banker reads
+    # "confirmed" (README "Backups after a confirmed result").
+    "laptop.receivers.backup_after_result",
 ]
 
 MIDDLEWARE = [
@@ -79,6 +109,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "tournament.context_processors.staff_nav",
             ],
         },
     },
@@ -106,10 +137,18 @@ if REDIS_URL:
     CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", REDIS_URL)
     CELERY_TASK_ALWAYS_EAGER = False
 else:
+    # Without Redis every process of the server (gunicorn's workers, the demo's scheduler) shares
+    # one cache in files, as on the laptop: a login limit counted per process lets a guesser
+    # through, and a change made in one process leaves the other serving its own cached pages.
+    # One folder per database, so two databases never read each other's cached pages.
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-            "LOCATION": "monopoly-championship",
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": os.environ.get("CACHE_DIR") or str(
+                BASE_DIR / "var" / "cache-embedded" / database_identity(DATABASES["default"])
+            ),
+            "TIMEOUT": 300,
+            "OPTIONS": {"MAX_ENTRIES": 20_000},
         }
     }
     CELERY_BROKER_URL = "memory://localhost/"
@@ -143,6 +182,11 @@ CELERY_BEAT_SCHEDULE: dict = {
         "task": "scoring.refresh_running_standings",
         "schedule": float(os.environ.get("STANDINGS_SWEEP_SECONDS", "15")),
     },
+    # Sign-ups: unconfirmed ones expire after 48 h, reminders the day before, unsent mails again.
+    "signup-sweep": {
+        "task": "tournament.signup_sweep",
+        "schedule": float(os.environ.get("SIGNUP_SWEEP_SECONDS", "300")),
+    },
     # Players' data: tournaments past their retention period are anonymized (DSGVO).
     "anonymize-expired": {
         "task": "tournament.anonymize_expired",
@@ -158,13 +202,15 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "home"
+LOGIN_REDIRECT_URL = "start"  # each role lands where it works (tournament.access.landing)
 LOGOUT_REDIRECT_URL = "home"
 
 # --- Internationalisation ----------------------------------------------------------------
 LANGUAGE_CODE = "de"
 LANGUAGES = [("de", _("German")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# One date style per language (config/formats/<lang>/formats.py), not Django's US mix in English.
+FORMAT_MODULE_PATH = ["config.formats"]
 USE_I18N = True
 TIME_ZONE = "Europe/Berlin"
 USE_TZ = True
@@ -185,6 +231,24 @@ STORAGES = {
         )
     },
 }
+# --- E-mail (the sign-up's confirmations) ----------------------------------------------------
+# With EMAIL_HOST: SMTP (production). Without: every message is a file in EMAIL_FILE_PATH
+# (var/mail/), so the embedded default and the laptop need no mail server.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", not env_bool("EMAIL_USE_SSL", False))
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+EMAIL_TIMEOUT = 20
+EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH", str(BASE_DIR / "var" / "mail"))
+EMAIL_BACKEND = os.environ.get(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST
+    else "django.core.mail.backends.filebased.EmailBackend",
+)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Monopoly-Turnier <turnier@localhost>")
+
 # Absolute address printed in QR codes and links on paper (empty: the request's own host).
 PUBLIC_BASE_URL = os.environ.get("PUBLIC_BASE_URL", "")
 MEDIA_ROOT = BASE_DIR / "media"
@@ -238,15 +302,16 @@ TRUSTED_PROXY_COUNT = int(
 X_FRAME_OPTIONS = "DENY"
 
 # A strict Content-Security-Policy on every answer (django-csp): scripts and styles only from
-# our own static files, or inline with the response's nonce (``request.csp_nonce``: a few staff
-# pages' <style> blocks). No inline event handlers, no style attributes, no eval (htmx runs with
-# allowEval off, see base.html). img-src allows data: for Swagger UI's icons; connect-src 'self'
+# our own static files (scripts also inline with the response's nonce, ``request.csp_nonce``;
+# styles never inline: no template has a style element, tests/config/test_frontend_rules.py).
+# No inline event handlers, no style attributes, no eval (htmx runs with allowEval off, see
+# base.html). img-src allows data: for Swagger UI's icons; connect-src 'self'
 # for htmx and the console's fetch; worker-src 'self' for the console's service worker.
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],
         "script-src": [SELF, NONCE],
-        "style-src": [SELF, NONCE],
+        "style-src": [SELF],
         "img-src": [SELF, "data:"],
         "font-src": [SELF],
         "connect-src": [SELF],

@@ -4,11 +4,13 @@ from django.urls import include, path
 from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from scoring.public import views as public_views
-from tournament.views.rounds import banker_link_urlpatterns
-
-from . import views
-from .ratelimit import RateLimitedLoginView
+from config import views
+from config.ratelimit import RateLimitedLoginView
+from desk import urls as desk_urls
+from exchange import urls as exchange_urls
+from public import views as public_views
+from tournament.urls import banker_link_urlpatterns
+from tournament.views.dashboard import landing
 
 urlpatterns = [
     path("", public_views.home, name="home"),
@@ -17,11 +19,13 @@ urlpatterns = [
     path("privacy/", TemplateView.as_view(template_name="privacy.html"), name="privacy"),
     path("login/", RateLimitedLoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # Where a login without ``next`` leads: each role to the page it works on.
+    path("start/", landing, name="start"),
     # The one-time link a new staff account sets its password with (Django's reset token).
     path(
         "password/set/<uidb64>/<token>/",
         auth_views.PasswordResetConfirmView.as_view(
-            post_reset_login=True, success_url="/manage/"
+            post_reset_login=True, success_url="/start/"
         ),
         name="password_set",
     ),
@@ -34,15 +38,16 @@ urlpatterns = [
     path("favicon.ico", views.favicon, name="favicon"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
-    path("api/v1/", include("scoring.public.api_urls")),
-    path("api/v1/", include("scoring.exchange.api")),
+    path("api/v1/", include("public.api_urls")),
+    path("api/v1/", include("exchange.api_urls")),
     path("api/v1/", include("tournament.api_urls")),
     path("api/v1/", include("referee.api_urls")),
-    path("manage/", include("scoring.desk.urls")),
-    path("manage/", include("scoring.printing.urls")),
+    # The round desk and the tournament documents share the desk's namespace (round_desk:…).
+    path("manage/", include(([*desk_urls.urlpatterns, *exchange_urls.urlpatterns], "round_desk"))),
+    path("manage/", include("printing.urls")),
     path("manage/", include("tournament.urls")),
     path("banker/", include("referee.urls")),
-    path("t/", include("scoring.public.urls")),
+    path("t/", include("public.urls")),
     # A player's own page, by the personal code on the player card (no login).
     path("p/", public_views.me_start, name="me-start"),
     path("p/<str:code>/", public_views.me_page, name="me"),

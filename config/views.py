@@ -1,5 +1,5 @@
 """Site-wide views: /healthz and the 404/403 pages (the start page is the public site's:
-``scoring.public.views.home``)."""
+``public.views.home``)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from .health import run_checks
+from config.health import run_checks
 
 
 @never_cache

@@ -5,8 +5,3 @@ from django.utils.translation import gettext_lazy as _
 class LaptopConfig(AppConfig):
     name = "laptop"
     verbose_name = _("Event on one laptop")
-
-    def ready(self) -> None:
-        from . import receivers
-
-        receivers.connect()

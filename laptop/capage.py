@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
+from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from .tls import Authority
+from laptop.tls import Authority
 
 
 def _language(header: str) -> str:
@@ -36,6 +38,8 @@ def make_server(*, port: int, authority: Authority, app_port: int) -> ThreadingH
             elif path == "/ca.pem":
                 self._send(200, authority.ca_cert.read_bytes(), "application/x-pem-file",
                            disposition='attachment; filename="monopoly-championship-ca.pem"')
+            elif path == "/ca.css":  # the page's styles: the HTTPS site's are not trusted yet
+                self._send(200, Path(finders.find("css/ca.css")).read_bytes(), "text/css; charset=utf-8")
             elif path == "/":
                 host = (self.headers.get("Host") or "").rsplit(":", 1)[0] or "127.0.0.1"
                 with translation.override(_language(self.headers.get("Accept-Language", ""))):

@@ -1,10 +1,12 @@
 """The first organizer of an empty installation: asked for at the terminal, or (no terminal)
-created without a password and handed a one-time link to set it."""
+created without a password and handed a one-time link to set it — printed at the first start
+only (:func:`link_to_print`; ``python -m laptop organizer_link`` prints a new one on request)."""
 
 from __future__ import annotations
 
 import getpass
 from dataclasses import dataclass
+from pathlib import Path
 
 from django.contrib.auth.models import User
 from django.contrib.auth.password_validation import validate_password
@@ -63,3 +65,21 @@ def ensure_organizer(*, username: str, interactive: bool, ask=input, ask_secret=
     user, created = _user(username)
     # The staff pages' one-time link (Django's reset token: dies with the first password).
     return Outcome(username, created, set_password_path(user))
+
+
+LINK_PRINTED = "organizer-link-printed"
+
+
+def link_to_print(made: Outcome | None, *, data_dir: Path) -> str | None:
+    """The set-password link to print at this start: at the first start only.
+
+    ``serve`` prints the laptop's addresses and QR codes for the hall, often on a screen
+    others see; a link that sets the organizer's password must not be shown there again at
+    every start while nobody has used it. Later starts say how to get a new one instead."""
+    if made is None or made.link_path is None:
+        return None
+    marker = data_dir / LINK_PRINTED
+    if marker.exists() and not made.created:
+        return None
+    marker.write_text(made.username + "\n")
+    return made.link_path

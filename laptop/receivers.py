@@ -1,6 +1,7 @@
 """A confirmed result is copied off the laptop before the banker sees "confirmed": the copy is
 made in the request that confirmed it (after commit), so killing the laptop right after the
-answer loses nothing that was confirmed."""
+answer loses nothing that was confirmed. The answer says whether the copy exists
+(``config.safekeeping``); a failure shows at once on every staff page (``laptop.status``)."""
 
 from __future__ import annotations
 
@@ -8,31 +9,26 @@ import logging
 
 from django.conf import settings
 
+from config.safekeeping import note_copy
+from referee.changes import ResultChange
+
 logger = logging.getLogger("laptop.backup")
 
 
-def on_result_changed(sender, *, game_id: int, **kwargs) -> None:
-    from referee.models import GameResult
-
-    from . import backup
-
-    if not GameResult.objects.filter(game_id=game_id,
-                                     status=GameResult.Status.CONFIRMED).exists():
+def backup_after_result(change: ResultChange) -> None:
+    """Step after a changed result (``settings.RESULT_STEPS``), the last: a confirmed result
+    is copied off the laptop. Only on the laptop (config.laptop): elsewhere PostgreSQL has
+    its own backups. A copy that fails in a way ``make_copy`` did not foresee is noted all the
+    same: the banker must not read "confirmed" without hearing that no copy exists."""
+    if not change.confirmed or not hasattr(settings, "LAPTOP_BACKUP_DIR"):
         return
+    from laptop.copies import Target, make_copy
+
     try:
-        path = backup.backup_now(database=settings.DATABASE_FILE,
-                                 folder=settings.LAPTOP_BACKUP_DIR,
-                                 keep=settings.LAPTOP_BACKUP_KEEP, reason="result")
-    except backup.BackupError as error:  # the result is stored; the next backup catches up
-        logger.error("BACKUP FAILED after a confirmed result: %s", error)
-        return
-    logger.info("backup after a confirmed result (game %s): %s", game_id, path)
-
-
-def connect() -> None:
-    """Only on the laptop (config.laptop): elsewhere PostgreSQL has its own backups."""
-    if not hasattr(settings, "LAPTOP_BACKUP_DIR"):
-        return
-    from referee.signals import result_changed
-
-    result_changed.connect(on_result_changed, dispatch_uid="laptop.on_result_changed")
+        path, error = make_copy(Target.from_settings(), reason="result")
+    except Exception as exc:
+        note_copy(made=False, detail=str(exc))
+        raise
+    note_copy(made=path is not None, detail=str(path) if path else error)
+    if path is not None:
+        logger.info("backup after a confirmed result (game %s): %s", change.game_id, path)

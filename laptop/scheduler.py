@@ -6,7 +6,11 @@ laptop: an auction stop is recorded within about a second even when no request a
 same idempotent ``enforce_deadlines`` as the Celery timers, reading the deadline from the
 database) and the standings sweep. It also copies the database: when a result was confirmed
 or a round closed (so a confirmed result is never only on the laptop's disk), every few
-minutes when anything changed, and once more on shutdown.
+minutes when anything changed, and once more on shutdown. It looks at the backup folder every
+few seconds (``LAPTOP_BACKUP_CHECK_SECONDS``, 3), as ``serve`` looks at the addresses, so a
+pulled stick shows on the staff pages before the next result; while copies fail (here or in a
+web process) it tries again every ``LAPTOP_BACKUP_RETRY_SECONDS`` (30), and at once when the
+folder is back.
 
 Only one ``serve`` runs per data folder (``laptop.lock``), so there is only one scheduler,
 whatever the number of web processes.
@@ -24,7 +28,7 @@ from pathlib import Path
 from django.conf import settings
 from django.db import close_old_connections, connection
 
-from . import backup
+from laptop import copies, status
 
 logger = logging.getLogger("laptop.scheduler")
 
@@ -45,8 +49,19 @@ class BackupPolicy:
     folder: Path
     keep: int
     minutes: float
+    data_dir: Path | None = None  # where the shared status lives (default: the database's)
+    device: int | None = None  # the folder's device at the start
+    home_device: int | None = None
+    check_seconds: float = 3.0
+    retry_seconds: float = 30.0
     last: Path | None = None
     made: list[Path] = field(default_factory=list)
+
+    @property
+    def target(self) -> copies.Target:
+        return copies.Target(database=self.database, folder=self.folder, keep=self.keep,
+                             data_dir=self.data_dir or self.database.parent, device=self.device,
+                             home_device=self.home_device)
 
 
 def beat_task(name: str):
@@ -78,6 +93,8 @@ class Scheduler(threading.Thread):
             # The same beat entry as in production (settings.CELERY_BEAT_SCHEDULE).
             Job("retention", settings.CELERY_BEAT_SCHEDULE["anonymize-expired"]["schedule"],
                 beat_task("tournament.anonymize_expired")),
+            Job("signups", settings.CELERY_BEAT_SCHEDULE["signup-sweep"]["schedule"],
+                beat_task("tournament.signup_sweep")),
         ]
         self.backups = backups
         self.tick = tick
@@ -87,6 +104,9 @@ class Scheduler(threading.Thread):
         self._version_conn: sqlite3.Connection | None = None
         self._changed_since_backup = False
         self._next_periodic = 0.0
+        self._next_check = 0.0
+        self._next_retry = 0.0
+        self._folder_gone = False
 
     # ------------------------------------------------------------------ the loop
     def run(self) -> None:
@@ -149,9 +169,36 @@ class Scheduler(threading.Thread):
         self._data_version = version
         return changed
 
+    def _folder_ok(self, now: float) -> bool:
+        """Look at the backup folder every ``check_seconds``: gone or on another device is a
+        failure at once (shown everywhere); back again, a copy is made at once."""
+        policy = self.backups
+        if now < self._next_check:
+            return not self._folder_gone
+        self._next_check = now + policy.check_seconds
+        target = policy.target
+        problem = target.problem()
+        if problem:
+            current = status.read(target.data_dir)
+            if current.ok or current.error != problem:
+                copies.failure(target, problem)
+            self._folder_gone = True
+            return False
+        if self._folder_gone:
+            self._folder_gone = False
+            self._next_retry = now + policy.retry_seconds
+            self.backup("retry")
+        return True
+
     def _backup_if_needed(self, now: float) -> None:
+        if not self._folder_ok(now):
+            return
         if self._safe(self._database_changed):
             self._changed_since_backup = True
+        if now >= self._next_retry and not status.read(self.backups.target.data_dir).ok:
+            self._next_retry = now + self.backups.retry_seconds
+            self.backup("retry")
+            return
         marks = self._safe(milestones)
         if marks is not None and marks != self._marks:
             self._marks = marks
@@ -163,11 +210,8 @@ class Scheduler(threading.Thread):
 
     def backup(self, reason: str) -> Path | None:
         policy = self.backups
-        try:
-            path = backup.backup_now(database=policy.database, folder=policy.folder,
-                                     keep=policy.keep, reason=reason)
-        except backup.BackupError as error:
-            logger.error("BACKUP FAILED: %s", error)
+        path, _error = copies.make_copy(policy.target, reason=reason)
+        if path is None:
             return None
         policy.last = path
         policy.made.append(path)

@@ -13,6 +13,7 @@ import ssl
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -107,6 +108,8 @@ class Gunicorn:
             with urllib.request.urlopen(f"{self.scheme}://127.0.0.1:{self.port}/healthz",
                                         timeout=3, context=context) as answer:
                 return answer.status == 200
+        except urllib.error.HTTPError as error:  # answering: a failing backup is a 503 there
+            return error.code == 503
         except OSError:
             return False
 
@@ -127,7 +130,9 @@ class Gunicorn:
 
 
 def banner(*, scheme: str, port: int, ca_port: int | None, addresses: list[str],
-           fingerprint: str | None) -> str:
+           fingerprint: str | None, https_port: int | None = None) -> str:
+    """The addresses with QR codes: everyone's (plain HTTP on ``port``) and, with HTTPS, the
+    staff's and bankers' (``https_port``)."""
     lines = [""]
     if not addresses:
         lines += ["No network address found: connect the laptop to the hall's Wi-Fi/router.",
@@ -136,14 +141,22 @@ def banner(*, scheme: str, port: int, ca_port: int | None, addresses: list[str],
         return "\n".join(lines) + "\n"
     for address in addresses:
         url = f"{scheme}://{address}:{port}/"
-        lines += [f"Staff, bankers and spectators open / Personal, Bankhalter und Publikum öffnen:"
-                  f"  {url}", qr_text(url)]
+        who = ("Spectators, players, hall screens / Publikum, Spieler, Hallenbildschirme"
+               if https_port else "Staff, bankers and spectators open / Personal, Bankhalter "
+               "und Publikum öffnen")
+        lines += [f"{who}:  {url}", qr_text(url)]
+        if https_port:
+            secure = f"https://{address}:{https_port}/"
+            lines += [f"Staff and bankers (HTTPS) / Personal und Bankhalter (HTTPS):  {secure}",
+                      qr_text(secure)]
     if ca_port:
         ca = f"http://{addresses[0]}:{ca_port}/"
         lines += ["Phones trust the laptop once (HTTPS, offline console) /"
                   " Handys vertrauen dem Laptop einmal (HTTPS, Konsole offline):",
                   f"  {ca}", qr_text(ca), f"  CA SHA-256: {fingerprint}"]
-    lines.append(f"Organizer / Organisation: {scheme}://{addresses[0]}:{port}/manage/")
+    staff = f"https://{addresses[0]}:{https_port}" if https_port else (
+        f"{scheme}://{addresses[0]}:{port}")
+    lines.append(f"Organizer / Organisation: {staff}/manage/")
     return "\n".join(lines) + "\n"
 
 
@@ -154,9 +167,10 @@ def watch_addresses(previous: list[str]) -> list[str] | None:
 
 
 def environment(*, data_dir: Path, https: bool, port: int, backup_dir: Path,
-                keep: int) -> dict[str, str]:
+                keep: int, backup_device: int | None = None) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     env.update(DJANGO_SETTINGS_MODULE="config.laptop", LAPTOP_DATA_DIR=str(data_dir),
                LAPTOP_BACKUP_DIR=str(backup_dir), LAPTOP_BACKUP_KEEP=str(keep),
-               LAPTOP_HTTPS="1" if https else "0", LAPTOP_PORT=str(port), PYTHONUNBUFFERED="1")
+               LAPTOP_HTTPS="1" if https else "0", LAPTOP_PORT=str(port), PYTHONUNBUFFERED="1",
+               LAPTOP_BACKUP_DEVICE="" if backup_device is None else str(backup_device))
     return env

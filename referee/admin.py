@@ -1,6 +1,11 @@
 from django.contrib import admin
 
-from .models import Game, GameEvent, GameResult, Placement
+from referee.models import (
+    Game,
+    GameEvent,
+    GameResult,
+    Placement,
+)
 
 
 class GameEventInline(admin.TabularInline):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import zlib
 
@@ -9,6 +10,7 @@ from django.core.cache import cache
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from django.utils.cache import patch_cache_control
 from drf_spectacular.authentication import SessionScheme
 from drf_spectacular.types import OpenApiTypes
@@ -20,13 +22,27 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.compression import Encoded, encode, encoded_response, etag_matches
-from tournament.access import can_run_table
+from config.compression import (
+    Encoded,
+    encode,
+    encoded_response,
+    etag_matches,
+)
+from referee import (
+    engine_cache,
+    errors,
+    selectors,
+    services,
+    timers,
+)
+from referee.answer_cache import record_key, state_etag, state_key
+from referee.console.views import main_html
+from referee.models import Game
+from referee.words import named_violation, names_for
+from tournament import access
+from tournament.access import can_run_table, table_author
 from tournament.models import Table, Tournament
 from tournament.selectors import results_held, round_is_public
-
-from . import engine_cache, errors, selectors, services, timers
-from .words import named_violation, names_for
 
 
 class _CsrfSession(SessionAuthentication):
@@ -52,11 +68,6 @@ def _table(table_id: int) -> Table:
     )
 
 
-def _require_writer(request: Request, table: Table) -> None:
-    if not can_run_table(request._request, table):
-        raise errors.NotYourTable(errors.NOT_YOUR_TABLE)
-
-
 def _readable(request: Request, table: Table) -> bool:
     """Bankers and organizers read everything; the public reads tables of public tournaments
     whose round has started (a seated round is the organizers' until it starts)."""
@@ -76,6 +87,13 @@ EventBody = inline_serializer(
         "expected_seq": serializers.IntegerField(
             required=False, help_text="The sequence number this event should get (409 if stale)."
         ),
+        "waited_ms": serializers.IntegerField(
+            required=False,
+            help_text="How long the action waited on the phone (its offline queue), by the "
+                      "phone's own clock: from 10 s on the event keeps when it was made "
+                      "(``made_at``) besides its arrival (``at``, the server's clock, which the "
+                      "rules' times use).",
+        ),
     },
 )
 
@@ -84,20 +102,32 @@ class TableEventsView(APIView):
     """Writers only: who may not write is refused before the body is read.
 
     The CSRF check (part of authentication) reads the body, and a body can be megabytes of
-    nesting; the table's writer is known from the session alone, so ``initial`` asks first.
+    nesting; the table's writer is known from the session alone, so ``initial`` asks the gate
+    first (DRF asks it again after authentication, from the same per-request answers).
     """
 
     authentication_classes = [_CsrfSession]
-    permission_classes = [AllowAny]  # table-bound: checked per table in ``initial``
+    permission_classes = [access.ApiRule]
+    access_rules = {None: access.TableRule.RUN}
+
+    def get_access_table(self) -> Table:
+        if not hasattr(self, "table"):
+            self.table = _table(self.kwargs["table_id"])  # the post uses it: one query
+        return self.table
 
     def initial(self, request: Request, *args, **kwargs) -> None:
-        self.table = _table(kwargs["table_id"])  # the post uses it: one query for both
-        _require_writer(request, self.table)
+        self.check_permissions(request)
         super().initial(request, *args, **kwargs)
 
     @extend_schema(
         request=EventBody,
         parameters=[
+            OpenApiParameter(
+                "fragment", OpenApiTypes.STR, OpenApiParameter.QUERY, enum=["main"],
+                description="The banker's console: the answer carries the console's fragment "
+                            "(``main``, HTML) and a short state (seq, status, clock) instead "
+                            "of the full state.",
+            ),
             OpenApiParameter(
                 "Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER,
                 description="A retry with the same key returns the first answer, never a second event.",
@@ -117,12 +147,16 @@ class TableEventsView(APIView):
         key = request.headers.get("Idempotency-Key", "").strip()[:100]
         if any(ord(char) < 32 or ord(char) == 127 for char in key):  # NUL: PostgreSQL refuses
             raise errors.DomainError(errors.BAD_IDEMPOTENCY_KEY, code="bad_idempotency_key")
-        author = request.user if request.user.is_authenticated else None
+        author = table_author(request._request, table)
+        waited = body.get("waited_ms")
+        if isinstance(waited, bool) or not isinstance(waited, int) or waited < 0:
+            waited = None  # a record for people, never a refusal: left out when unreadable
         try:
             # The table, not the game: the post finds (or creates) and locks the game at once.
             outcome = services.post_event(
                 table=table, event=event, author=author, expected_seq=expected,
                 idempotency_key=key,
+                waited=None if waited is None else dt.timedelta(milliseconds=min(waited, 2**40)),
             )
         except errors.StaleSequence as stale:
             game = selectors.table_game(table)
@@ -138,9 +172,28 @@ class TableEventsView(APIView):
             "seq": outcome.event.seq,
             "event": outcome.event.data,
             "replayed": not outcome.created,
-            "state": selectors.game_state(outcome.game, public=False, result=outcome.result),
         }
+        if request.query_params.get("fragment") == "main":
+            answer.update(_console_answer(request, table, outcome.game))
+        else:
+            answer["state"] = selectors.game_state(outcome.game, public=False,
+                                                   result=outcome.result)
         return Response(answer, status=201 if outcome.created else 200)
+
+
+def _console_answer(request: Request, table: Table, game: Game) -> dict:
+    """What the console redraws from, so that an action is one request (issue 29): the
+    fragment ``/banker/table/<id>/main/`` would answer now (the selected player from the
+    query's ``player``), rendered from the game the post has, and the clock; not the full
+    state, which only other clients read. A retry renders the fragment as the table is then."""
+    engine = engine_cache.engine_for(game)
+    return {
+        "state": {"seq": game.event_count, "status": game.status,
+                  "clock": selectors.clock(game, engine, timezone.now()),
+                  # the state API's ETag of this state: the console's next poll is a 304
+                  "etag": state_etag(table_id=table.pk, game=game, private=True)},
+        "main": main_html(request._request, table=table, game=game),
+    }
 
 
 STATE_TIMEOUT = 600  # a rendered state, keyed by its ETag: never stale, only evicted
@@ -153,10 +206,11 @@ def _json(data) -> bytes:
 
 
 def _cached(key: str, etag: str, build, *, timeout: int, limit: int | None = None) -> Encoded:
-    """The body under its ETag, compressed once (``config.compression``) and kept: a change
-    makes a new ETag, so a kept body is never stale."""
+    """The body compressed once (``config.compression``) and kept under one key per table
+    and reader (a change makes a new ETag and replaces it, so no old copy lingers; an erasure
+    drops it: ``forget_table``)."""
     encoded = cache.get(key)
-    if encoded is None:
+    if not isinstance(encoded, Encoded) or encoded.etag != etag:
         encoded = encode(build(), etag)
         if limit is None or len(encoded.body) <= limit:
             cache.set(key, encoded, timeout=timeout)
@@ -170,26 +224,30 @@ class TableStateView(APIView):
     def get(self, request: Request, table_id: int) -> HttpResponse:
         table = _table(table_id)
         private = _readable(request, table)
-        game = selectors.table_game(table)
-        if game.pk is None:  # nobody opened the console yet: the unstarted picture, no row
-            seating = ",".join(game.players)
-            etag = f'"t{table.pk}-unstarted-{zlib.crc32(seating.encode())}-{int(private)}"'
-        else:
-            # Deadlines are derived from the state; a read enforces them (no worker needed).
-            services.enforce_deadlines(game_id=game.pk)
-            game.refresh_from_db()
-            etag = f'"g{game.pk}-{game.event_count}-{timers.version(game.pk)}-{int(private)}"'
-        if not private and results_held(table.round):
-            etag = etag[:-1] + '-held"'  # closing the round changes what the public sees
+        game = selectors.table_game(table, with_result=True)
+        if game.pk is not None:
+            # Deadlines are derived from the state; a read enforces them (no worker needed),
+            # but locks the row only when one is due: a poll in between takes no lock.
+            now = timezone.now()
+            if any(due and due <= now for due in (game.auction_stop_due, game.time_up_due)):
+                services.enforce_deadlines(game_id=game.pk, now=now)
+                game = selectors.table_game(table, with_result=True)
+        # Closing the round changes what the public sees.
+        held = not private and results_held(table.round)
+        etag = state_etag(table_id=table.pk, game=game, private=private, held=held)
         if etag_matches(request, etag):  # the body is not even built
             return encoded_response(request, Encoded(b"", etag), content_type="application/json")
         encoded = _cached(
-            f"referee:state:{etag}", etag,
-            lambda: _json(selectors.game_state(game, public=not private)),
+            state_key(table.pk, private=private, held=held), etag,
+            lambda: _json(selectors.game_state(
+                game, public=not private,
+                result=selectors.summarize_result(selectors.result_of(game)),
+            )),
             timeout=STATE_TIMEOUT,
         )
         response = encoded_response(request, encoded, content_type="application/json")
-        patch_cache_control(response, no_cache=True, private=private, public=not private)
+        # One of the two, never ``public=False``: Django writes a False value as ``public=False``.
+        patch_cache_control(response, no_cache=True, **{"private" if private else "public": True})
         return response
 
 
@@ -199,16 +257,21 @@ class TableRecordView(APIView):
     @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="The game record (JSON)")
     def get(self, request: Request, table_id: int) -> HttpResponse:
         table = _table(table_id)
-        if not _readable(request, table) and results_held(table.round):
+        private = _readable(request, table)
+        if not private and results_held(table.round):
             # The record replays to the places: held with them.
             raise errors.ResultsHeld(errors.RESULTS_HELD, params={"number": table.round.number})
         game = selectors.table_game(table)
         seating = zlib.crc32(",".join(game.players).encode())
-        etag = f'"r{table.pk}-{game.pk or 0}-{game.event_count}-{seating}"'
+        # The game's version too: an erasure rewrites event texts without a new event.
+        version = timers.version(game.pk) if game.pk is not None else 0
+        etag = (f'"r{table.pk}-{game.pk or 0}-{game.event_count}-{seating}-{version}'
+                f'-{int(private)}"')
         if etag_matches(request, etag):
             return encoded_response(request, Encoded(b"", etag), content_type="application/json")
         encoded = _cached(
-            f"referee:record:{etag}", etag, lambda: _json(selectors.record(game)),
+            record_key(table.pk, private=private), etag,
+            lambda: _json(selectors.record(game, public=not private)),
             timeout=RECORD_TIMEOUT, limit=RECORD_CACHE_MAX,
         )
         response = encoded_response(request, encoded, content_type="application/json")

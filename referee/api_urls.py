@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import api
+from referee import api
 
 urlpatterns = [
     path("tables/<int:table_id>/events", api.TableEventsView.as_view(), name="table-events"),

@@ -2,15 +2,23 @@
 
 An entry is valid only while its event count equals the game's in the database. Behind it
 (another web process took the table's last posts: with several workers that is most posts),
-it catches up with the events it lacks (the log is append-only); ahead of it (a transaction
-rolled back after ``apply``) it is rebuilt from all the events, which takes a few milliseconds
-for a whole game.
+it catches up with the events it lacks (the log is append-only); ahead of it (a reader holding
+a row read before the last commit) the engine is built from the events up to its count.
+
+A kept engine is never changed: readers (the console's picture, the public table page, several
+threads of one worker) take no lock and may hold it while a post runs. A writer holds the
+game's row lock and changes a copy of its own (:func:`engine_to_change`); the copy is kept
+after the commit (:func:`publish`), so a post that rolls back leaves nothing behind, and a
+reader never sees an event half-applied or one the database does not hold. (Measured against a
+per-game lock held by writers and readers: ``benchmarks/bench_console.py``, README.)
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+
+from django.db import transaction
 
 from referee import rules
 
@@ -44,60 +52,96 @@ def new_engine(game) -> rules.Game:
     return rules.parse_record({**envelope(game), "events": []}).new_game()
 
 
+def _kept(game, identity: tuple) -> rules.Game | None:
+    with _lock:
+        entry = _games.get(game.pk)
+        if entry is None or entry[0] != identity:
+            return None
+        if len(entry[1]) == game.event_count:
+            _games.move_to_end(game.pk)
+        return entry[1]
+
+
+def _built(game, kept: rules.Game | None) -> rules.Game:
+    """A new engine at exactly ``game.event_count`` events: ``kept`` (never changed) copied and
+    extended by the events it lacks, else built from the events."""
+    if kept is not None and len(kept) < game.event_count:
+        have = len(kept)
+        missing = list(
+            game.events.filter(seq__gte=have, seq__lt=game.event_count).order_by("seq")
+            .values_list("data", flat=True)
+        )
+        if len(missing) == game.event_count - have:
+            engine = kept.copy()
+            try:
+                engine.extend(missing)
+            except rules.RuleViolation:
+                pass  # not this game's history after all: built from the start below
+            else:
+                return engine
+    engine = new_engine(game)
+    engine.extend(
+        game.events.filter(seq__lt=game.event_count).order_by("seq")
+        .values_list("data", flat=True)
+    )
+    return engine
+
+
 def engine_for(game) -> rules.Game:
-    """The engine for ``game`` at exactly ``game.event_count`` events."""
+    """The engine for ``game`` at exactly ``game.event_count`` events, to read: shared with
+    other threads, so never change it (a writer takes :func:`engine_to_change`)."""
     if game.pk is None:  # not created yet (a read before the console was opened): no events
         return new_engine(game)
     identity = _identity(game)
-    with _lock:
-        entry = _games.get(game.pk)
-        if entry is not None and entry[0] == identity and len(entry[1]) == game.event_count:
-            _games.move_to_end(game.pk)
-            return entry[1]
-    if entry is not None and entry[0] == identity and len(entry[1]) < game.event_count:
-        caught_up = _catch_up(game, entry[1])
-        if caught_up is not None:
-            return caught_up
-    engine = new_engine(game)
-    data = list(game.events.order_by("seq").values_list("data", flat=True))
-    engine.extend(data)
-    with _lock:
-        _games[game.pk] = (identity, engine)
-        _games.move_to_end(game.pk)
-        while len(_games) > MAX_GAMES:
-            _games.popitem(last=False)
+    kept = _kept(game, identity)
+    if kept is not None and len(kept) == game.event_count:
+        return kept
+    engine = _built(game, kept)
+    publish(game, engine)
     return engine
 
 
-def _catch_up(game, engine: rules.Game) -> rules.Game | None:
-    """``engine`` extended by the events it lacks, or None (another thread moved it meanwhile,
-    or the events do not apply: the caller rebuilds). Extended under the lock, so two threads
-    never extend one engine at once; a writer applies only to an engine at its locked count,
-    which an engine being extended has not reached."""
-    have = len(engine)
-    missing = list(
-        game.events.filter(seq__gte=have, seq__lt=game.event_count).order_by("seq")
-        .values_list("data", flat=True)
-    )
-    if len(missing) != game.event_count - have:
-        return None
-    with _lock:
-        entry = _games.get(game.pk)
-        if entry is None or entry[1] is not engine or len(engine) != have:
-            return None
-        try:
-            engine.extend(missing)
-        except rules.RuleViolation:
-            _games.pop(game.pk, None)
-            return None
-        _games.move_to_end(game.pk)
-    return engine
+def engine_to_change(game) -> rules.Game:
+    """A copy of the engine at ``game.event_count`` events for the writer that holds the
+    game's row lock. Nobody else sees it until :func:`publish` keeps it after the commit."""
+    if game.pk is None:
+        return new_engine(game)
+    kept = _kept(game, _identity(game))
+    if kept is not None and len(kept) == game.event_count:
+        return kept.copy()
+    return _built(game, kept)  # a new object already
+
+
+def publish(game, engine: rules.Game) -> None:
+    """Keep ``engine`` for ``game`` once the transaction that wrote its events committed: a
+    writer calls this after its transaction block (a rollback raised past it), inside an outer
+    transaction it waits for that one's commit. An engine with fewer events than the kept one
+    (a late commit's, a stale reader's) does not replace it."""
+    pk, identity = game.pk, _identity(game)
+
+    def keep() -> None:
+        with _lock:
+            entry = _games.get(pk)
+            if entry is not None and entry[0] == identity and len(entry[1]) > len(engine):
+                return
+            _games[pk] = (identity, engine)
+            _games.move_to_end(pk)
+            while len(_games) > MAX_GAMES:
+                _games.popitem(last=False)
+
+    connection = transaction.get_connection()
+    # Outside a transaction (a writer calls this after its block) the events are committed. A
+    # test case's own transaction (never committed) stands for autocommit here, as it does for
+    # Django's durable blocks; any other open transaction may still roll back: keep at commit.
+    if all(getattr(block, "_from_testcase", False) for block in connection.atomic_blocks):
+        keep()
+    else:
+        transaction.on_commit(keep)
 
 
 def clear() -> None:
     with _lock:
         _games.clear()
-
 
 
 def forget(game_id: int) -> None:

@@ -57,9 +57,6 @@ class CodesExhausted(DomainError, code="confirmation_codes_exhausted"):
 class ResultsHeld(PermissionDenied, code="results_held"): ...
 
 
-class NotYourTable(PermissionDenied, code="not_your_table"): ...
-
-
 STALE_SEQUENCE = _(
     "The table changed meanwhile: event %(expected)s was expected, the game is at %(current)s. "
     "Reload and try again."
@@ -67,7 +64,7 @@ STALE_SEQUENCE = _(
 GAME_NOT_STARTED = _("The game of table %(table)s has not been set up yet.")
 NO_SEATS = _("Table %(table)s has no seated players.")
 GAME_NOT_ENDED = _("The game has not ended yet: count net worth only after the end.")
-RESULT_ALREADY_FINAL = _("This result is already confirmed; ask the head referee to change it.")
+RESULT_ALREADY_FINAL = _("This result is already confirmed; only the head referee can change it.")
 RESULT_NOT_COUNTED = _("There is no count to confirm yet.")
 WRONG_CODE = _("That is not the code on this table's code slip. Check the digits and type them again.")
 WRONG_CODE_LEFT = _(
@@ -78,7 +75,6 @@ CODES_EXHAUSTED = _(
     "%(max)s wrong codes were typed at this table: the code is blocked. Only the head referee "
     "or an organizer can confirm this result now."
 )
-NOT_YOUR_TABLE = _("Only this table's banker, the head referee or an organizer may do this.")
 BAD_EVENT = _("An event is a JSON object with a 'type'.")
 BAD_EXPECTED_SEQ = _("expected_seq must be a whole number.")
 BAD_IDEMPOTENCY_KEY = _(
@@ -138,13 +134,137 @@ MOVE_GAME_BEGUN = _(
     "moved to or from it. Rule: a player moves only between tables whose games have not begun."
 )
 GAME_ENDED_NO_TIME = _("The game of table %(table)s has ended: extra minutes no longer help.")
-BAD_PAPER = _(
-    "Check the sheet of table %(table)s: every seated player once, bankrupt players each with "
-    "their own order (1 = first out), net worth and its parts whole numbers, and an end reason."
+
+
+class PaperSheetRefused(DomainError, code="paper_sheet_refused"):
+    """A paper sheet that cannot be stored: each problem names its line (player) and field, so
+    the form shows it where it is to be fixed."""
+
+    def __init__(self, problems: list[PaperProblem], *, table: int) -> None:
+        self.problems = list(problems)
+        super().__init__(PAPER_REFUSED, params={"table": table})
+
+    def message_in(self, language: str) -> str:
+        head = super().message_in(language)
+        return " ".join([head, *(problem.text(language) for problem in self.problems)])
+
+
+class PaperProblem:
+    """One thing wrong on a paper sheet: its words, and where (player id and field key:
+    ``bankrupt``, ``net_worth``, a part like ``cash``, or ``end_reason``/``ended_at``)."""
+
+    def __init__(self, message, *, player_id: int | None = None, field: str = "",
+                 **params) -> None:
+        self.message, self.player_id, self.field, self.params = message, player_id, field, params
+
+    def text(self, language: str | None = None) -> str:
+        from django.utils import translation
+        from django.utils.encoding import force_str
+
+        if language is None:
+            return force_str(self.message) % self.params
+        with translation.override(language):
+            params = {key: force_str(value) for key, value in self.params.items()}
+            return force_str(self.message) % params
+
+    def __repr__(self) -> str:
+        return f"PaperProblem({self.player_id}, {self.field!r}, {self.text('en')!r})"
+
+
+class PaperResultPending(Conflict, code="paper_result_pending"):
+    """Table already has a result awaiting confirmation: replacing it is asked first."""
+
+    def __init__(self, *, table: int, result) -> None:
+        self.result = result
+        super().__init__(PAPER_PENDING, params={"table": table})
+
+
+PAPER_REFUSED = _("The sheet of table %(table)s is not stored:")
+PAPER_NOTHING = _(
+    "%(player)s: nothing entered. Write the bankruptcy order (if bankrupt) or the net worth "
+    "(its parts, the total, or both)."
+)
+PAPER_BANKRUPT_AND_FIGURES = _(
+    "%(player)s: marked bankrupt (no. %(order)s) and given a net worth. A bankrupt player has "
+    "no net worth: clear one of the two."
+)
+PAPER_SUM_MISMATCH = _(
+    "%(player)s: the parts add up to %(parts)s, but the written total is %(total)s. Correct a "
+    "part or the total (or leave the total empty: it is then computed from the parts)."
+)
+PAPER_NOT_A_NUMBER = _("%(player)s, %(label)s: “%(value)s” is not a whole amount.")
+PAPER_OUT_OF_RANGE = _("%(player)s, %(label)s: %(value)s is not possible (0 to %(max)s).")
+PAPER_ORDER_RANGE = _(
+    "%(player)s: bankruptcy no. %(order)s is not possible at a table of %(count)s (1 = first "
+    "out)."
+)
+PAPER_ORDER_TWICE = _(
+    "%(player)s: bankruptcy no. %(order)s is also written for %(other)s. Each bankrupt player "
+    "has a number of their own (1 = first out)."
+)
+PAPER_ORDER_GAP = _(
+    "%(player)s: bankruptcy no. %(order)s, but %(count)s players are marked bankrupt. Number "
+    "them 1 to %(count)s in the order they went bankrupt (1 = first out)."
+)
+PAPER_NOBODY_LEFT = _(
+    "Every player is marked bankrupt: at least one player is still in the game at its end."
+)
+PAPER_ONE_LEFT = _(
+    "The end reason is “only one player left”, but %(count)s players are not marked bankrupt."
+)
+PAPER_END_REASON = _("Choose why the game ended.")
+PAPER_ENDED_AT = _("Ended at: “%(value)s” is not a time of day (for example 15:30).")
+PAPER_SEATS = _("The sheet must list every player seated at table %(table)s once.")
+PAPER_PENDING = _(
+    "Table %(table)s already has a result awaiting confirmation. Storing the sheet replaces it: "
+    "compare both, give a reason and confirm the replacement."
+)
+PAPER_REPLACE_REASON = _(
+    "Give a reason for replacing the pending result: it is kept in the audit log."
 )
 SECOND_PERSON = _(
-    "A result from the paper sheet is confirmed by the table's code or by a second staff "
-    "member, not by the person who entered it."
+    "You entered this result from the paper sheet: a second person confirms it (another "
+    "member of staff, or a player of the table typing the code), not you, not even with the "
+    "table's code."
+)
+SECOND_PERSON_COUNT = _(
+    "You counted this result yourself: a second person confirms it (a player of the table with "
+    "the code from the slip, or another member of staff)."
+)
+
+
+class ResultCounted(Conflict, code="result_counted"): ...
+
+
+class SecondPersonRequired(PermissionDenied, code="second_person"):
+    """Four eyes: whoever counted (or entered) a result does not confirm it too."""
+
+
+RESULT_COUNTED = _(
+    "Count finished – to change the game, reopen the count first (“Reopen the count”); the "
+    "result then has to be counted and confirmed again."
+)
+NOTHING_TO_REOPEN = _("There is no pending count to reopen.")
+
+
+class RoundClosed(Conflict, code="round_closed"): ...
+
+
+ROUND_CLOSED_CONSOLE = _(
+    "Round %(number)s is closed: its results are changed only by the head referee at the round "
+    "desk (reopen the result there first)."
+)
+ROUND_CLOSED_REOPENED = _(
+    "Round %(number)s is closed; the head referee reopened this result, so it is counted and "
+    "confirmed again here."
+)
+AMEND_BANKRUPT = _(
+    "%(player)s went bankrupt: a bankrupt player has no net worth, and their place follows from "
+    "the order of the bankruptcies."
+)
+AMEND_PLACE = _(
+    "The places follow from the net worth: with %(worth)s, %(player)s is place %(computed)s, "
+    "not %(given)s. Leave the place empty, or correct the net worth."
 )
 
 
@@ -155,3 +275,6 @@ EVENT_TOO_LARGE = _("The event is %(size)s bytes long; at most %(max)s are allow
 TEXT_TOO_LONG = _("“%(field)s” is longer than %(max)s characters.")
 LIST_TOO_LONG = _("“%(field)s” lists more than %(max)s entries.")
 NESTED_VALUE = _("“%(field)s” must be a plain value or a list of texts.")
+
+
+class BadEvent(DomainError, code="bad_event"): ...

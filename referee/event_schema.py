@@ -12,9 +12,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from config.errors import DomainError
-
-from .errors import EVENT_TOO_LARGE, LIST_TOO_LONG, NESTED_VALUE, TEXT_TOO_LONG, UNKNOWN_FIELDS
+from referee.errors import (
+    EVENT_TOO_LARGE,
+    LIST_TOO_LONG,
+    NESTED_VALUE,
+    TEXT_TOO_LONG,
+    UNKNOWN_FIELDS,
+    BadEvent,
+)
 
 EVENT_MAX_BYTES = 4096  # the largest real event (a trade of 22 deeds) is about 600 bytes
 TEXT_MAX = 500  # characters of a free-text field (a pause's or a void's reason)
@@ -43,9 +48,6 @@ FIELDS: dict[str, frozenset[str]] = {
     "bankrupt": _CLOCK | {"player", "creditor", "unmortgage"},
     "void": _CLOCK | {"event", "reason"},
 }
-
-
-class BadEvent(DomainError, code="bad_event"): ...
 
 
 def check_event_shape(event: dict[str, Any]) -> None:

@@ -10,14 +10,19 @@ must not see; counted cash only in ledger mode, like the table's public state.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from django.utils import formats, translation
 from django.utils.translation import gettext as _
 
 from referee import rules
-from referee.words import PAUSE_REASONS, PAY_REASONS, Names, reason_label
+from referee.words import (
+    PAUSE_REASONS,
+    PAY_REASONS,
+    Names,
+    reason_label,
+)
 
 BANK = rules.BANK
 
@@ -97,6 +102,197 @@ def describe(event: Any, names: Names) -> str:
                           ledger=True, public=False)
 
 
+class _Event:
+    """One event and what its words need: the players' names, the board, the state before it
+    (who owns a street, whether the next building is a hotel), the clock and a void's target."""
+
+    def __init__(self, event: Mapping, names: Mapping[str, str], board: rules.Board,
+                 state: rules.GameState | None, clock: str, target: Any,
+                 ledger: bool | None) -> None:
+        self.event, self.names, self.board, self.state = event, names, board, state
+        self.clock, self.target, self.ledger = clock, target, ledger
+        self.max_houses = state.rules.max_houses if state is not None else None
+        self.show_cash = ledger if ledger is not None else bool(state is not None and state.ledger)
+
+    def get(self, field: str) -> Any:
+        return self.event.get(field)
+
+    def who(self, field: str) -> str:
+        key = self.event.get(field)
+        if key == BANK:
+            return _("the bank")
+        return self.names.get(str(key), str(key)) if key is not None else "?"
+
+    def deed(self, key: Any = None) -> str:
+        key = self.event.get("deed") if key is None else key
+        square = self.board.get_deed(key) if isinstance(key, str) else None
+        return square.name if square is not None else str(key)
+
+    def owner_of(self, key: Any) -> str | None:
+        if self.state is None or not isinstance(key, str):
+            return None
+        owner = self.state.owner.get(key)
+        return self.names.get(owner, owner) if owner is not None else None
+
+    def level_of(self, key: Any) -> int | None:
+        if self.state is None or not isinstance(key, str):
+            return None
+        return self.state.level.get(key, 0)
+
+
+def _buy(e: _Event) -> str:
+    square = e.board.get_deed(e.get("deed")) if isinstance(e.get("deed"), str) else None
+    if square is None:
+        return _("%(player)s buys %(deed)s") % {"player": e.who("player"), "deed": e.deed()}
+    return _("%(player)s buys %(deed)s for %(price)s") % {
+        "player": e.who("player"), "deed": square.name, "price": amount(square.price)
+    }
+
+
+def _auction(e: _Event) -> str:
+    if e.get("winner") is None:
+        return _("Auction: no bid for %(deed)s, it stays with the bank") % {"deed": e.deed()}
+    return _("Auction: %(player)s wins %(deed)s for %(price)s") % {
+        "player": e.who("winner"), "deed": e.deed(), "price": amount(e.get("price"))
+    }
+
+
+def _auction_stop(e: _Event) -> str:
+    if e.clock:
+        return _("Auction stop (%(clock)s)") % {"clock": e.clock}
+    return _("Auction stop")
+
+
+def _build(e: _Event) -> str:
+    owner, level = e.owner_of(e.get("deed")), e.level_of(e.get("deed"))
+    if owner is None or level is None:
+        text = _("One building more on %(deed)s") % {"deed": e.deed()}
+    elif e.max_houses is not None and level >= e.max_houses:
+        text = _("%(player)s builds a hotel on %(deed)s") % {"player": owner, "deed": e.deed()}
+    else:
+        text = _("%(player)s builds a house on %(deed)s") % {"player": owner, "deed": e.deed()}
+    if "price" in e.event:
+        text += " " + _("(auctioned for %(price)s)") % {"price": amount(e.event["price"])}
+    return text
+
+
+def _sell_building(e: _Event) -> str:
+    owner, level = e.owner_of(e.get("deed")), e.level_of(e.get("deed"))
+    if owner is None or level is None:
+        return _("One building less on %(deed)s") % {"deed": e.deed()}
+    if e.max_houses is not None and level > e.max_houses:
+        return _("%(player)s sells the hotel on %(deed)s") % {"player": owner, "deed": e.deed()}
+    return _("%(player)s sells a house on %(deed)s") % {"player": owner, "deed": e.deed()}
+
+
+def _mortgage(e: _Event) -> str:
+    owner = e.owner_of(e.get("deed"))
+    if owner is None:
+        return _("%(deed)s is mortgaged") % {"deed": e.deed()}
+    return _("%(player)s mortgages %(deed)s") % {"player": owner, "deed": e.deed()}
+
+
+def _unmortgage(e: _Event) -> str:
+    owner = e.owner_of(e.get("deed"))
+    if owner is None:
+        return _("The mortgage on %(deed)s is paid off") % {"deed": e.deed()}
+    return _("%(player)s pays off the mortgage on %(deed)s") % {"player": owner, "deed": e.deed()}
+
+
+def _trade(e: _Event) -> str:
+    keys = e.get("deeds") if isinstance(e.get("deeds"), list) else []
+    deeds = _join([e.deed(key) for key in keys])
+    cash = e.get("cash") or 0
+    values = {"from": e.who("from"), "to": e.who("to"), "deeds": deeds, "cash": amount(cash)}
+    if keys and cash:
+        return _("Trade: %(from)s gives %(deeds)s to %(to)s for %(cash)s") % values
+    if keys:
+        return _("Trade: %(from)s gives %(deeds)s to %(to)s") % values
+    return _("Trade: %(to)s pays %(cash)s to %(from)s") % values
+
+
+def _release(e: _Event) -> str:
+    if e.get("fine"):
+        return _("%(player)s pays the fine and leaves jail") % {"player": e.who("player")}
+    return _("%(player)s leaves jail") % {"player": e.who("player")}
+
+
+def _pay(e: _Event) -> str:
+    values = {"from": e.who("from"), "to": e.who("to"), "amount": amount(e.get("amount"))}
+    if e.get("from") == BANK:
+        return _("The bank pays %(amount)s to %(to)s") % values
+    if e.get("to") == BANK:
+        return _("%(from)s pays %(amount)s to the bank") % values
+    return _("%(from)s pays %(amount)s to %(to)s") % values
+
+
+def _cash(e: _Event) -> str:
+    if e.show_cash:
+        return _("Cash of %(player)s counted: %(amount)s") % {
+            "player": e.who("player"), "amount": amount(e.get("amount"))
+        }
+    return _("Cash of %(player)s counted") % {"player": e.who("player")}
+
+
+def _bankrupt(e: _Event) -> str:
+    if e.get("creditor") == BANK:
+        return _("%(player)s is bankrupt (to the bank)") % {"player": e.who("player")}
+    return _("%(player)s is bankrupt (to %(creditor)s)") % {
+        "player": e.who("player"), "creditor": e.who("creditor")
+    }
+
+
+def _time_up(e: _Event) -> str:
+    if e.state is not None and str(e.state.rules.time_limit_mode) == "finish_round":
+        if e.get("player"):
+            return _("Time is up with %(player)s on turn: the last round of turns begins") % {
+                "player": e.who("player")
+            }
+        return _("Time is up: the last round of turns begins")
+    return _("Time is up")
+
+
+def _void(e: _Event) -> str:
+    target = e.target
+    inner = target if isinstance(target, str) else None
+    if isinstance(target, Mapping):
+        inner = _describe(target, e.names, e.board, None, "", None, e.ledger)
+    if inner:
+        return _("Correction: “%(event)s” is cancelled") % {"event": inner}
+    return _("Correction: event no. %(number)s is cancelled") % {"number": e.get("event")}
+
+
+#: Each kind of event's words (translated when an event is described).
+_WORDS: dict[str, Callable[[_Event], str]] = {
+    "start": lambda e: _("Game started"),
+    "pause": lambda e: _("Break: the clock stops"),
+    "resume": lambda e: _("Play resumes"),
+    "deal": lambda e: _("%(player)s is dealt %(deed)s") % {
+        "player": e.who("player"), "deed": e.deed()},
+    "buy": _buy,
+    "auction": _auction,
+    "auction_stop": _auction_stop,
+    "build": _build,
+    "sell_building": _sell_building,
+    "mortgage": _mortgage,
+    "unmortgage": _unmortgage,
+    "trade": _trade,
+    "jail": lambda e: _("%(player)s goes to jail") % {"player": e.who("player")},
+    "release": _release,
+    "pay": _pay,
+    "cash": _cash,
+    "bankrupt": _bankrupt,
+    "time_up": _time_up,
+    "on_turn": lambda e: _(
+        "On turn at time: %(player)s; the round of turns is played to its end"
+    ) % {"player": e.who("player")},
+    "turn_played": lambda e: _("%(player)s has played the last turn") % {
+        "player": e.who("player")},
+    "end": lambda e: _("Game over after the last round of turns"),
+    "void": _void,
+}
+
+
 def _describe(
     event: Any,
     names: Mapping[str, str],
@@ -109,141 +305,7 @@ def _describe(
     if not isinstance(event, Mapping):
         return _("Unreadable event")
     kind = event.get("type")
-
-    def who(field: str) -> str:
-        key = event.get(field)
-        if key == BANK:
-            return _("the bank")
-        return names.get(str(key), str(key)) if key is not None else "?"
-
-    def deed(key: Any = None) -> str:
-        key = event.get("deed") if key is None else key
-        square = board.get_deed(key) if isinstance(key, str) else None
-        return square.name if square is not None else str(key)
-
-    def owner_of(key: Any) -> str | None:
-        if state is None or not isinstance(key, str):
-            return None
-        owner = state.owner.get(key)
-        return names.get(owner, owner) if owner is not None else None
-
-    def level_of(key: Any) -> int | None:
-        if state is None or not isinstance(key, str):
-            return None
-        return state.level.get(key, 0)
-
-    max_houses = state.rules.max_houses if state is not None else None
-    show_cash = ledger if ledger is not None else bool(state is not None and state.ledger)
-
-    if kind == "start":
-        return _("Game started")
-    if kind == "pause":
-        return _("Break: the clock stops")
-    if kind == "resume":
-        return _("Play resumes")
-    if kind == "deal":
-        return _("%(player)s is dealt %(deed)s") % {"player": who("player"), "deed": deed()}
-    if kind == "buy":
-        square = board.get_deed(event.get("deed")) if isinstance(event.get("deed"), str) else None
-        if square is None:
-            return _("%(player)s buys %(deed)s") % {"player": who("player"), "deed": deed()}
-        return _("%(player)s buys %(deed)s for %(price)s") % {
-            "player": who("player"), "deed": square.name, "price": amount(square.price)
-        }
-    if kind == "auction":
-        if event.get("winner") is None:
-            return _("Auction: no bid for %(deed)s, it stays with the bank") % {"deed": deed()}
-        return _("Auction: %(player)s wins %(deed)s for %(price)s") % {
-            "player": who("winner"), "deed": deed(), "price": amount(event.get("price"))
-        }
-    if kind == "auction_stop":
-        if clock:
-            return _("Auction stop (%(clock)s)") % {"clock": clock}
-        return _("Auction stop")
-    if kind == "build":
-        owner, level = owner_of(event.get("deed")), level_of(event.get("deed"))
-        if owner is None or level is None:
-            text = _("One building more on %(deed)s") % {"deed": deed()}
-        elif max_houses is not None and level >= max_houses:
-            text = _("%(player)s builds a hotel on %(deed)s") % {"player": owner, "deed": deed()}
-        else:
-            text = _("%(player)s builds a house on %(deed)s") % {"player": owner, "deed": deed()}
-        if "price" in event:
-            text += " " + _("(auctioned for %(price)s)") % {"price": amount(event["price"])}
-        return text
-    if kind == "sell_building":
-        owner, level = owner_of(event.get("deed")), level_of(event.get("deed"))
-        if owner is None or level is None:
-            return _("One building less on %(deed)s") % {"deed": deed()}
-        if max_houses is not None and level > max_houses:
-            return _("%(player)s sells the hotel on %(deed)s") % {"player": owner, "deed": deed()}
-        return _("%(player)s sells a house on %(deed)s") % {"player": owner, "deed": deed()}
-    if kind == "mortgage":
-        owner = owner_of(event.get("deed"))
-        if owner is None:
-            return _("%(deed)s is mortgaged") % {"deed": deed()}
-        return _("%(player)s mortgages %(deed)s") % {"player": owner, "deed": deed()}
-    if kind == "unmortgage":
-        owner = owner_of(event.get("deed"))
-        if owner is None:
-            return _("The mortgage on %(deed)s is paid off") % {"deed": deed()}
-        return _("%(player)s pays off the mortgage on %(deed)s") % {"player": owner, "deed": deed()}
-    if kind == "trade":
-        keys = event.get("deeds") if isinstance(event.get("deeds"), list) else []
-        deeds = _join([deed(key) for key in keys])
-        cash = event.get("cash") or 0
-        values = {"from": who("from"), "to": who("to"), "deeds": deeds, "cash": amount(cash)}
-        if keys and cash:
-            return _("Trade: %(from)s gives %(deeds)s to %(to)s for %(cash)s") % values
-        if keys:
-            return _("Trade: %(from)s gives %(deeds)s to %(to)s") % values
-        return _("Trade: %(to)s pays %(cash)s to %(from)s") % values
-    if kind == "jail":
-        return _("%(player)s goes to jail") % {"player": who("player")}
-    if kind == "release":
-        if event.get("fine"):
-            return _("%(player)s pays the fine and leaves jail") % {"player": who("player")}
-        return _("%(player)s leaves jail") % {"player": who("player")}
-    if kind == "pay":
-        values = {"from": who("from"), "to": who("to"), "amount": amount(event.get("amount"))}
-        if event.get("from") == BANK:
-            return _("The bank pays %(amount)s to %(to)s") % values
-        if event.get("to") == BANK:
-            return _("%(from)s pays %(amount)s to the bank") % values
-        return _("%(from)s pays %(amount)s to %(to)s") % values
-    if kind == "cash":
-        if show_cash:
-            return _("Cash of %(player)s counted: %(amount)s") % {
-                "player": who("player"), "amount": amount(event.get("amount"))
-            }
-        return _("Cash of %(player)s counted") % {"player": who("player")}
-    if kind == "bankrupt":
-        if event.get("creditor") == BANK:
-            return _("%(player)s is bankrupt (to the bank)") % {"player": who("player")}
-        return _("%(player)s is bankrupt (to %(creditor)s)") % {
-            "player": who("player"), "creditor": who("creditor")
-        }
-    if kind == "time_up":
-        if state is not None and str(state.rules.time_limit_mode) == "finish_round":
-            if event.get("player"):
-                return _("Time is up with %(player)s on turn: the last round of turns begins") % {
-                    "player": who("player")
-                }
-            return _("Time is up: the last round of turns begins")
-        return _("Time is up")
-    if kind == "on_turn":
-        return _("On turn at time: %(player)s; the round of turns is played to its end") % {
-            "player": who("player")
-        }
-    if kind == "turn_played":
-        return _("%(player)s has played the last turn") % {"player": who("player")}
-    if kind == "end":
-        return _("Game over after the last round of turns")
-    if kind == "void":
-        inner = target if isinstance(target, str) else None
-        if isinstance(target, Mapping):
-            inner = _describe(target, names, board, None, "", None, ledger)
-        if inner:
-            return _("Correction: “%(event)s” is cancelled") % {"event": inner}
-        return _("Correction: event no. %(number)s is cancelled") % {"number": event.get("event")}
-    return _("Event: %(type)s") % {"type": str(kind)}
+    words = _WORDS.get(kind) if isinstance(kind, str) else None
+    if words is None:
+        return _("Event: %(type)s") % {"type": str(kind)}
+    return words(_Event(event, names, board, state, clock, target, ledger))

@@ -159,6 +159,11 @@ class GameResult(models.Model):
     dispute_note = models.TextField(_("dispute note"), blank=True)
     disputed_by = account_reference(_("disputed by"))
     resolved_note = models.TextField(_("head referee's ruling"), blank=True)
+    reopened_at = models.DateTimeField(
+        _("reopened"), null=True, blank=True,
+        help_text=_("When the head referee last reopened the confirmed result."),
+    )
+    reopened_by = account_reference(_("reopened by"))
 
     class Meta:
         verbose_name = _("game result")
@@ -168,6 +173,11 @@ class GameResult(models.Model):
         return f"{self.game} – {self.get_status_display()}"
 
     def get_additional_data(self) -> dict:
+        game = self.game if GameResult.game.is_cached(self) else None
+        if game is not None and Game.table.is_cached(game) and type(game.table).round.is_cached(
+            game.table
+        ):  # read with its game, table and round (a confirmation): no query
+            return {"tournament": game.table.round.tournament_id}
         return {
             "tournament": Game.objects.filter(pk=self.game_id)
             .values_list("table__round__tournament_id", flat=True)
@@ -205,3 +215,8 @@ class Placement(InTournament, models.Model):
 
     def __str__(self) -> str:
         return f"{self.place}. {self.player} ({self.net_worth})"
+
+    def get_additional_data(self) -> dict:
+        """The tournament, and the result: a result page's history finds the entries of its
+        placements by it, also of those a later count replaced."""
+        return {**super().get_additional_data(), "result": self.result_id}

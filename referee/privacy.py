@@ -1,4 +1,10 @@
-"""An anonymized player's name leaves the games' free text too (notes, rulings, reasons)."""
+"""What of a game the public may see, and an anonymized player's name leaving the games'
+free text too (notes, rulings, reasons).
+
+``public_event`` is the one public projection of an event: the state API, the record, the
+feed and the player's page all read events through it, so a banker's free text (a break's
+"Privat: Zoë Krüger musste zum Arzt") never leaves through a public answer.
+"""
 
 from __future__ import annotations
 
@@ -6,23 +12,43 @@ from typing import Any
 
 from django.db import transaction
 
-from tournament.privacy import scrub
+from referee import engine_cache, signals
+from referee.models import Game, GameEvent, GameResult
+from tournament.privacy import scrub, scrub_value
 
-from . import engine_cache, signals
-from .models import Game, GameEvent, GameResult
+#: Event fields a banker may fill with free text (which may name people).
+PRIVATE_EVENT_FIELDS = ("reason",)
+
+#: The count is the result: held with it.
+HELD_EVENT_TYPES = ("cash",)
+
+#: Reasons the console offers as codes (never free text): a public record keeps them.
+PUBLIC_REASON_CODES = frozenset({
+    "toilet_break", "rules_question", "head_referee",  # a break's (``words.PAUSE_REASONS``)
+    "rent", "tax", "fine", "salary", "card",  # a payment's (``words.PAY_REASONS``)
+    "correction",  # a void's
+})
+
+
+def public_event(data: dict[str, Any], *, held: bool = False) -> dict[str, Any]:
+    """An event as spectators may see it: a free-text reason becomes "" (a code the console
+    offers stays; a void's record needs its reason to be text, so the record still replays),
+    and while results are held a counted amount is left out."""
+    hidden = ("amount",) if held and data.get("type") in HELD_EVENT_TYPES else ()
+    public = {key: value for key, value in data.items() if key not in hidden}
+    for field in PRIVATE_EVENT_FIELDS:
+        if field in public and public[field] not in PUBLIC_REASON_CODES:
+            public[field] = ""
+    return public
+
+
+def public_events(events: list[Any], *, held: bool = False) -> list[Any]:
+    return [public_event(event, held=held) if isinstance(event, dict) else event
+            for event in events]
+
 
 #: Result fields staff write in their own words.
 RESULT_TEXTS = ("dispute_note", "resolved_note")
-
-
-def _scrubbed(value: Any, names: list[str], replacement: str) -> Any:
-    if isinstance(value, str):
-        return scrub(value, names, replacement)
-    if isinstance(value, list):
-        return [_scrubbed(item, names, replacement) for item in value]
-    if isinstance(value, dict):
-        return {key: _scrubbed(item, names, replacement) for key, item in value.items()}
-    return value
 
 
 @transaction.atomic
@@ -40,7 +66,7 @@ def scrub_games(*, tournament_id: int, names: list[str], replacement: str) -> se
             changed.add(result.game_id)
     events = GameEvent.objects.filter(game__table__round__tournament_id=tournament_id)
     for event in events.only("pk", "game_id", "data").iterator():
-        data = _scrubbed(event.data, names, replacement)
+        data = scrub_value(event.data, names, replacement)
         if data != event.data:
             GameEvent.objects.filter(pk=event.pk).update(data=data)
             changed.add(event.game_id)

@@ -3,14 +3,15 @@ work lives in ``timers``); connected in ``RefereeConfig.ready``."""
 
 from __future__ import annotations
 
+from django.db import transaction
 from django.db.models.signals import post_save
 
-from tournament.models import Player
-from tournament.signals import player_erased
-
-from . import privacy, timers
-from .models import Game
-from .signals import game_changed
+from referee import answer_cache, privacy, services, timers
+from referee.changes import ResultChange
+from referee.models import Game
+from referee.signals import game_changed
+from tournament.models import Player, Round, Table
+from tournament.signals import player_erased, seating_changed
 
 
 def on_game_changed(sender, *, game_id: int, replan: bool = False, **kwargs) -> None:
@@ -18,6 +19,12 @@ def on_game_changed(sender, *, game_id: int, replan: bool = False, **kwargs) -> 
     timers.bump_version(game_id)
     if replan:
         timers.schedule(game_id)
+
+
+def new_version(change: ResultChange) -> None:
+    """Step after a changed result (``settings.RESULT_STEPS``), the first: the state's ETag
+    changes before anything is built from it."""
+    timers.bump_version(change.game_id)
 
 
 def on_player_saved(sender, *, instance: Player, **kwargs) -> None:
@@ -29,12 +36,27 @@ def on_player_saved(sender, *, instance: Player, **kwargs) -> None:
 
 def on_player_erased(sender, *, tournament_id: int, names: list[str], replacement: str,
                      **kwargs) -> None:
+    """Scrub the games' texts; once committed, drop the tables' kept states and records."""
     privacy.scrub_games(tournament_id=tournament_id, names=names, replacement=replacement)
+    tables = list(Table.objects.filter(round__tournament_id=tournament_id)
+                  .values_list("pk", flat=True))
+    transaction.on_commit(lambda: answer_cache.forget_tables(tables))
+
+
+def on_seating_changed(sender, *, round_: Round, **kwargs) -> None:
+    """Each seated table gets its game (and so its confirmation code), and an untouched one
+    follows the seating: the console and the code slips then only read (a GET never writes)."""
+    tables = list(Table.objects.filter(round=round_, seats__isnull=False).distinct()
+                  .select_related("round__tournament").order_by("number"))
+    for table in tables:
+        services.ensure_game(table=table)
 
 
 def connect() -> None:
     post_save.connect(on_player_saved, sender=Player, dispatch_uid="referee.on_player_saved")
     player_erased.connect(on_player_erased, dispatch_uid="referee.on_player_erased")
+    seating_changed.connect(on_seating_changed, dispatch_uid="referee.on_seating_changed")
     # Connected before any other app's receivers (``referee`` precedes ``scoring`` in
-    # INSTALLED_APPS), so the version is bumped before the public pages are invalidated.
+    # INSTALLED_APPS), so the version is bumped before the public pages are invalidated. A
+    # changed result says its order itself: ``settings.RESULT_STEPS``.
     game_changed.connect(on_game_changed, dispatch_uid="referee.on_game_changed")

@@ -12,16 +12,21 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
+from config.inputs import whole_amount
+from referee import changes, engine_cache, errors, results, services
+from referee.models import Game, GameResult
 from tournament import audit
-from tournament import services as tournament_services
 from tournament.models import Round, Seat, Table
-
-from . import engine_cache, errors, services
-from .models import Game, GameResult
+from tournament.rounds import services as tournament_services
 
 
 def _locked(game_id: int) -> tuple[Game, GameResult | None]:
-    game = Game.objects.select_for_update().select_related("table__round").get(pk=game_id)
+    # The rows locked as ever (game, table, round); the tournament comes along for the steps
+    # after commit (``changes``).
+    game = (
+        Game.objects.select_for_update(of=("self", "table", "table__round"))
+        .select_related("table__round__tournament").get(pk=game_id)
+    )
     return game, GameResult.objects.filter(game=game).first()
 
 
@@ -52,11 +57,9 @@ def resolve_dispute(
         game, result = _locked_unconfirmed(game_id, confirmed_message=errors.ALREADY_CONFIRMED)
         if result.status == GameResult.Status.DISPUTED and not note:
             raise errors.ReasonRequired(errors.RULING_REQUIRED, code="ruling_required")
-        if result.from_paper and by is not None and result.counted_by_id == by.pk:
-            raise errors.ReasonRequired(errors.SECOND_PERSON, code="second_person")
         tournament_id = game.table.round.tournament_id
         with audit.action(tournament=tournament_id, actor=by, what="result.resolve", reason=note):
-            result = services.confirm_result(
+            result = results.confirm_result(
                 game_id=game.pk, code=None, by=by, head_referee=True, now=now
             )
             result.resolved_note = note
@@ -79,47 +82,90 @@ def reopen_result(*, game_id: int, reason: str, by: User | None) -> GameResult:
             result.confirmed_by = None
             result.confirmed_via = ""
             result.resolved_note = reason
+            result.reopened_at = timezone.now()
+            result.reopened_by = by
             result.save()
-    services.result_changed(game)
+    results.result_changed(game, kind=changes.Kind.REOPENED)
     return result
+
+
+def amended_places(rows: dict[int, tuple[bool, int, int]]) -> dict[int, int]:
+    """Places from the figures, as the engine counts them (``rules.standings``): those still in
+    by net worth (equal worth shares a place: 1, 1, 3), then the bankrupt ones in the order of
+    their bankruptcies, which an amendment does not change (``rows``: player → (bankrupt,
+    net worth, counted place))."""
+    standing = sorted((p for p, (out, _w, _pl) in rows.items() if not out),
+                      key=lambda p: (-rows[p][1], rows[p][2]))
+    places: dict[int, int] = {}
+    previous: int | None = None
+    place = 0
+    for position, player in enumerate(standing, start=1):
+        if rows[player][1] != previous:
+            place, previous = position, rows[player][1]
+        places[player] = place
+    gone = sorted((p for p, (out, _w, _pl) in rows.items() if out), key=lambda p: rows[p][2])
+    for player in gone:
+        places[player] = len(places) + 1
+    return places
 
 
 def amend_result(
     *, game_id: int, figures: dict[int, dict[str, Any]], reason: str, by: User | None
 ) -> GameResult:
-    """Correct the counted figures of a dispute (place, net worth per player) with a reason.
-
-    ``figures`` maps player id → {"place": int, "net_worth": int}. The result stays unconfirmed:
-    a second person confirms the amended count (or the head referee rules on it).
-    """
+    """Correct the counted net worth of players with a reason; the places follow from the
+    figures, the same way the engine places a count, so the standings can never give more
+    points to a smaller net worth. ``figures`` maps player id → {"net_worth": int, "place":
+    int or blank}; a place that is given must be the one the figures give (else refused, with
+    the reason). The result stays unconfirmed: a second person confirms the amended count."""
     reason = _reason(reason)
     with transaction.atomic():
         game, result = _locked_unconfirmed(game_id, confirmed_message=errors.RESULT_CONFIRMED)
-        placements = {p.player_id: p for p in result.placements.select_for_update()}
+        placements = {p.player_id: p for p in
+                      result.placements.select_for_update().select_related("player")}
         count = len(placements)
         try:
-            rows = {int(pid): (int(v["place"]), int(v["net_worth"])) for pid, v in figures.items()}
-        except (KeyError, TypeError, ValueError) as exc:
+            typed = {
+                int(pid): (whole_amount(v.get("place")), whole_amount(v["net_worth"]))
+                for pid, v in figures.items()
+            }
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise errors.BadAmendment(errors.BAD_AMENDMENT, params={"count": count}) from exc
-        places = sorted(place for place, _worth in rows.values())
         if (
-            set(rows) != set(placements)
-            or any(not 1 <= place <= count for place in places)
-            or any(abs(worth) > 10**9 for _place, worth in rows.values())
+            set(typed) != set(placements)
+            or any(worth is None or abs(worth) > 10**9 for _place, worth in typed.values())
+            or any(place is not None and not 1 <= place <= count for place, _w in typed.values())
         ):
             raise errors.BadAmendment(errors.BAD_AMENDMENT, params={"count": count})
+        for player_id, (_place, worth) in typed.items():
+            placement = placements[player_id]
+            if placement.bankrupt and worth != placement.net_worth:
+                raise errors.BadAmendment(errors.AMEND_BANKRUPT,
+                                          params={"player": placement.player.name})
+        computed = amended_places({
+            pid: (placements[pid].bankrupt, int(worth or 0), placements[pid].place)
+            for pid, (_place, worth) in typed.items()
+        })
+        for player_id, (place, worth) in typed.items():
+            if place is not None and place != computed[player_id]:
+                raise errors.BadAmendment(errors.AMEND_PLACE, params={
+                    "player": placements[player_id].player.name, "worth": worth,
+                    "computed": computed[player_id], "given": place,
+                })
         tournament_id = game.table.round.tournament_id
         with audit.action(tournament=tournament_id, actor=by, what="result.amend", reason=reason):
-            for player_id, (place, worth) in rows.items():
+            for player_id, (_place, worth) in typed.items():
                 placement = placements[player_id]
+                place = computed[player_id]
                 if (placement.place, placement.net_worth) != (place, worth):
-                    placement.place, placement.net_worth = place, worth
-                    placement.breakdown = {**placement.breakdown, "amended": True}
+                    counted = placement.breakdown.get("counted_net_worth", placement.net_worth)
+                    placement.place, placement.net_worth = place, int(worth or 0)
+                    placement.breakdown = {**placement.breakdown, "amended": True,
+                                           "counted_net_worth": counted}
                     placement.save()
             result.resolved_note = reason
             result.counted_at = timezone.now()
             result.save()
-    services.result_changed(game)
+    results.result_changed(game, kind=changes.Kind.AMENDED)
     return result
 
 
@@ -157,7 +203,7 @@ def extra_time(*, game_id: int, minutes: int, reason: str, by: User | None) -> G
             changes={"extra_minutes": [game.extra_minutes - minutes, game.extra_minutes],
                      "overrides": [str(before), str(overrides)]},
         )
-    services.result_changed(game, replan=True)
+    services.times_changed(game)
     return game
 
 
@@ -192,17 +238,43 @@ def move_player(
         seat = Seat.objects.filter(round=round_, player_id=player_id).first()
         target = Table.objects.filter(round=round_, number=to_table).first()
         tables = [t for t in (seat.table_id if seat else None, target.pk if target else None) if t]
-        for game in Game.objects.select_for_update().filter(table_id__in=tables).select_related(
-            "table"
-        ):
-            if game.event_count or GameResult.objects.filter(game=game).exists():
-                raise errors.GameBegun(errors.MOVE_GAME_BEGUN, params={"table": game.table.number})
+        _refuse_begun_games(tables)
         with audit.action(tournament=round_.tournament_id, actor=by, what="seat.move",
                           reason=reason):
             round_ = tournament_services.move_player_with_ruling(
                 round_=round_, player=player_id, to_table=to_table
             )
-        for table in Table.objects.filter(pk__in=tables):
-            if Game.objects.filter(table=table).exists():
-                services.ensure_game(table=table)  # an untouched game follows the new seating
+        _follow_seating(tables)
     return round_
+
+
+def swap_players(*, round_id: int, a: int, b: int, reason: str, by: User | None) -> Round:
+    """The head referee exchanges two players' seats (a latecomer's friend, a club-mate pair):
+    at full tables the move cannot succeed, the swap keeps every table's size. Refused once
+    either table's game has begun or has a result; the reason goes to the audit log."""
+    reason = _reason(reason)
+    with transaction.atomic():
+        round_ = Round.objects.select_for_update().get(pk=round_id)
+        tables = list(Seat.objects.filter(round=round_, player_id__in=[a, b])
+                      .values_list("table_id", flat=True))
+        _refuse_begun_games(tables)
+        with audit.action(tournament=round_.tournament_id, actor=by, what="seat.swap",
+                          reason=reason):
+            round_ = tournament_services.swap_players_with_ruling(round_=round_, a=a, b=b)
+        _follow_seating(tables)
+    return round_
+
+
+def _refuse_begun_games(table_ids: list[int]) -> None:
+    """A game's record names its players: no seat changes at a table whose game has begun."""
+    for game in Game.objects.select_for_update().filter(table_id__in=table_ids).select_related(
+        "table"
+    ):
+        if game.event_count or GameResult.objects.filter(game=game).exists():
+            raise errors.GameBegun(errors.MOVE_GAME_BEGUN, params={"table": game.table.number})
+
+
+def _follow_seating(table_ids: list[int]) -> None:
+    for table in Table.objects.filter(pk__in=table_ids):
+        if Game.objects.filter(table=table).exists():
+            services.ensure_game(table=table)  # an untouched game follows the new seating

@@ -10,21 +10,28 @@ import datetime as dt
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
-from referee import rules
-from tournament.models import Player, Table
+from referee import engine_cache, rules
+from referee.models import Game, GameResult
+from referee.privacy import public_event, public_events
+from referee.services import UNREAD, game_from_seating
+from tournament import selectors as tournament_selectors
+from tournament.models import Player, Round, Table
 from tournament.selectors import results_held
 
-from . import engine_cache
-from .models import Game, GameResult
-from .services import UNREAD, game_from_seating
 
-
-def table_game(table: Table) -> Game:
+def table_game(table: Table, *, with_result: bool = False) -> Game:
     """The table's game, or the unstarted one its seating would give (not saved: a read never
-    creates a row)."""
-    game = Game.objects.filter(table=table).first()
+    creates a row). The game keeps the caller's ``table`` (read with its round and tournament,
+    so ``game_state`` reads neither again); ``with_result``: the result joined in the same
+    query (:func:`result_of` then reads nothing)."""
+    games = Game.objects.filter(table=table)
+    if with_result:
+        games = games.select_related("result")
+    game = games.first()
     if game is not None:
+        game.table = table
         return game
     return game_from_seating(table=table)
 
@@ -63,6 +70,47 @@ def table_state(game: Game | None, result: GameResult | None) -> str:
     return "running"
 
 
+#: A table's state in words for its banker ("My tables"); the round desk has the same words
+#: for an ended game and a counted one (a banker should know whether the count is still due).
+TABLE_STATE_LABELS = {
+    "not_started": gettext_lazy("Not started"),
+    "running": gettext_lazy("Running"),
+    "paused": gettext_lazy("Paused"),
+    "auction": gettext_lazy("Auction stop: auctions"),
+    "auction_stop": gettext_lazy("Running"),
+    "final_round": gettext_lazy("Last round of turns"),
+    "ended": gettext_lazy("Ended, no result counted"),
+    "counted": gettext_lazy("Counted, awaiting confirmation"),
+    "confirmed": gettext_lazy("Result confirmed"),
+    "disputed": gettext_lazy("Result disputed"),
+}
+
+
+def my_tables(user) -> list[tuple[Table, str, bool]]:
+    """The tables the account banks as (table, state in words, current): the rounds still on
+    (not closed) first, the newest round first, each with where its game stands."""
+    tables = list(tournament_selectors.tables_banked_by(user).select_related(
+        "game__result"))
+    out = []
+    for table in tables:
+        current = table.round.status != Round.Status.COMPLETE
+        game = getattr(table, "game", None) if _has_game(table) else None
+        state = table_state(game, result_of(game))
+        label = TABLE_STATE_LABELS.get(state, state) if current else gettext_lazy("Round closed")
+        out.append((table, str(label), current))
+    out.sort(key=lambda row: (not row[2], -row[0].round.tournament.date.toordinal(),
+                              -row[0].round.number, row[0].number))
+    return out
+
+
+def _has_game(table: Table) -> bool:
+    try:
+        table.game  # noqa: B018 - selected with the table
+    except Game.DoesNotExist:
+        return False
+    return True
+
+
 def players_by_key(game: Game) -> dict[str, Player]:
     ids = [int(key) for key in game.players]
     players = Player.objects.filter(pk__in=ids).select_related("club")
@@ -90,6 +138,28 @@ def clock(game: Game, engine: rules.Game, now: dt.datetime) -> dict[str, Any]:
         "time_limit_mode": str(ruleset.time_limit_mode),
         "extra_minutes": game.extra_minutes,
     }
+
+
+def _deeds(state) -> list[dict[str, Any]]:
+    """Every deed of the board: owner, mortgage, houses or hotel."""
+    deeds = []
+    for deed in state.board.deeds:
+        level = state.level.get(deed.key, 0)
+        hotel = level > state.rules.max_houses
+        deeds.append(
+            {
+                "key": deed.key,
+                "name": deed.name,
+                "group": deed.group,
+                "kind": deed.kind,
+                "price": deed.price,
+                "owner": state.owner.get(deed.key),
+                "mortgaged": deed.key in state.mortgaged,
+                "houses": 0 if hotel else level,
+                "hotel": hotel,
+            }
+        )
+    return deeds
 
 
 def game_state(
@@ -124,23 +194,6 @@ def game_state(
         if show_cash:
             entry["cash"] = state.cash[key]
         players.append(entry)
-    deeds = []
-    for deed in state.board.deeds:
-        level = state.level.get(deed.key, 0)
-        hotel = level > state.rules.max_houses
-        deeds.append(
-            {
-                "key": deed.key,
-                "name": deed.name,
-                "group": deed.group,
-                "kind": deed.kind,
-                "price": deed.price,
-                "owner": state.owner.get(deed.key),
-                "mortgaged": deed.key in state.mortgaged,
-                "houses": 0 if hotel else level,
-                "hotel": hotel,
-            }
-        )
     return {
         "game": game.pk,
         "table": game.table.number,
@@ -153,7 +206,7 @@ def game_state(
         "seq": game.event_count,
         "clock": clock(game, engine, now),
         "players": players,
-        "deeds": deeds,
+        "deeds": _deeds(state),
         "bank": {"houses": state.houses_in_bank, "hotels": state.hotels_in_bank},
         "unowned": rules.unowned_deeds(state),
         "must_auction": sorted(state.must_auction),
@@ -167,7 +220,11 @@ def game_state(
 def result_summary(game: Game) -> dict[str, Any] | None:
     if game.pk is None:
         return None
-    result = GameResult.objects.filter(game=game).first()
+    return summarize_result(GameResult.objects.filter(game=game).first())
+
+
+def summarize_result(result: GameResult | None) -> dict[str, Any] | None:
+    """A result as the state document shows it (``result_summary`` when it is read already)."""
     if result is None:
         return None
     return {
@@ -175,20 +232,6 @@ def result_summary(game: Game) -> dict[str, Any] | None:
         "final": result.status == GameResult.Status.CONFIRMED,
         "confirmed_at": result.confirmed_at.isoformat() if result.confirmed_at else None,
     }
-
-
-PRIVATE_EVENT_FIELDS = ("reason",)  # the banker's free text may name people
-
-
-HELD_EVENT_TYPES = ("cash",)  # the count is the result: held with it
-
-
-def public_event(data: dict[str, Any], *, held: bool = False) -> dict[str, Any]:
-    """An event as spectators may see it: without the banker's free-text notes (and without
-    the counted amount while results are held)."""
-    hidden = PRIVATE_EVENT_FIELDS + (("amount",) if held and data.get("type") in
-                                     HELD_EVENT_TYPES else ())
-    return {key: value for key, value in data.items() if key not in hidden}
 
 
 def recent_events(
@@ -205,13 +248,17 @@ def recent_events(
     ]
 
 
-def record(game: Game) -> dict[str, Any]:
-    """The game as a ``monopoly-game-record/1`` document (plus the project's optional fields)."""
+def record(game: Game, *, public: bool = False) -> dict[str, Any]:
+    """The game as a ``monopoly-game-record/1`` document (plus the project's optional fields);
+    ``public``: its events through the one public projection (it still replays)."""
     data = engine_cache.envelope(game)
-    data["events"] = (
+    events = (
         [] if game.pk is None
-        else list(game.events.order_by("seq").values_list("data", flat=True))
+        # Exactly the row's events: the record is cached under its event count.
+        else list(game.events.filter(seq__lt=game.event_count).order_by("seq")
+                  .values_list("data", flat=True))
     )
+    data["events"] = public_events(events) if public else events
     return data
 
 

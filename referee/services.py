@@ -1,6 +1,7 @@
-"""Writes of the referee console: the event log, the clock's deadlines, the count and its
-confirmation. Every write locks the game row, so two bankers racing on one table get one
-winner and one 409, never two events with one sequence number.
+"""Writes of the referee console: the game from its seating, the event log, the clock's
+deadlines (the count and its confirmation: ``referee.results``). Every write locks the game
+row, so two bankers racing on one table get one winner and one 409, never two events with one
+sequence number.
 """
 
 from __future__ import annotations
@@ -14,13 +15,19 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from referee import rules
-from tournament import audit
+from referee import (
+    engine_cache,
+    errors,
+    rules,
+    signals,
+)
+from referee.event_schema import check_event_shape
+from referee.models import (
+    Game,
+    GameEvent,
+    GameResult,
+)
 from tournament.models import Round, Table
-
-from . import engine_cache, errors, signals
-from .event_schema import check_event_shape
-from .models import Game, GameEvent, GameResult, Placement
 
 SERVER_EVENTS = ("auction_stop", "time_up")
 
@@ -78,21 +85,45 @@ def game_from_seating(*, table: Table) -> Game:
 
 
 @transaction.atomic
+def follow_seating(game: Game, *, table: Table) -> dict[str, Any]:
+    """An untouched game (no event yet) follows its table's seating and the tournament's time
+    settings, in memory only: the changed fields (``ensure_game`` stores them; a read shows
+    them without writing)."""
+    if game.event_count != 0:
+        return {}
+    changed: dict[str, Any] = {}
+    seats = list(table.seats.order_by("position").values_list("player_id", flat=True))
+    players = [player_key(pid) for pid in seats]
+    if seats and players != game.players:
+        changed["players"] = players
+    # A change of the time settings applies to every game that has not begun (one with the
+    # head referee's extra minutes keeps its own times).
+    overrides = tournament_overrides(table.round.tournament)
+    if not game.extra_minutes and overrides != game.overrides:
+        changed["overrides"] = overrides
+    for field, value in changed.items():
+        setattr(game, field, value)
+    return changed
+
+
 def ensure_game(*, table: Table) -> Game:
-    """The table's game, created from its seating the first time it is needed."""
-    existing = Game.objects.filter(table=table).first()
+    """The table's game, created from its seating the first time it is needed (by a write:
+    a read shows the unsaved :func:`game_from_seating`; not read again when the table was read
+    with it: ``select_related("game")``)."""
+    if Table.game.is_cached(table):
+        existing = Table.game.related.get_cached_value(table)
+    else:
+        existing = Game.objects.filter(table=table).first()
     if existing is not None:
-        if existing.event_count == 0:
-            # Nothing happened yet: follow seating changes made since the console was opened.
-            seats = list(table.seats.order_by("position").values_list("player_id", flat=True))
-            players = [player_key(pid) for pid in seats]
-            if seats and players != existing.players:
-                Game.objects.filter(pk=existing.pk, event_count=0).update(players=players)
-                existing.players = players
-                engine_cache.forget(existing.pk)
+        changed = follow_seating(existing, table=table)
+        if changed:
+            existing.summary = changed["summary"] = summarize(engine_cache.new_engine(existing))
+            Game.objects.filter(pk=existing.pk, event_count=0).update(**changed)
+            engine_cache.forget(existing.pk)
         return existing
     game = game_from_seating(table=table)
-    engine_cache.new_engine(game)  # refuses an unknown ruleset/board before saving
+    # Refuses an unknown ruleset/board before saving; the overview pages read the summary.
+    game.summary = summarize(engine_cache.new_engine(game))
     try:
         with transaction.atomic():
             game.save()
@@ -171,13 +202,14 @@ def enforce_deadlines(*, game_id: int, now: dt.datetime | None = None) -> list[G
         game = Game.objects.select_for_update().get(pk=game_id)
         if _due_server_event(game, now) is None:
             return []
-        engine = engine_cache.engine_for(game)
+        engine = engine_cache.engine_to_change(game)
         try:
             recorded = _enforce_locked(game, engine, now)
             game.save()
         except Exception:
             engine_cache.forget(game.pk)
             raise
+    engine_cache.publish(game, engine)  # committed: readers may have it now
     if recorded:
         _after_change(game)
     return recorded
@@ -223,28 +255,25 @@ def _store(
 
 
 def check_writable(game: Game) -> dict[str, Any] | None:
-    """The console writes only while the table's round runs and until its result is confirmed.
+    """The console writes only while the table's round runs and until the count.
 
-    (A void after confirmation would make the public state contradict the stored result.)
-    One query for both, which also reads the result's summary for the answer's state.
+    Once counted, the figures the players confirm are frozen: an event after the count (a cash
+    correction, a void) would make the record say something else than the result, so it is
+    refused until the count is reopened (``referee.results.reopen_count``). One query for all
+    of it.
     """
-    number, status, table, result_status, confirmed_at = (
+    number, status, table, result_status = (
         Table.objects.filter(pk=game.table_id)
-        .values_list("round__number", "round__status", "number", "game__result__status",
-                     "game__result__confirmed_at")
+        .values_list("round__number", "round__status", "number", "game__result__status")
         .get()
     )
     if status != Round.Status.RUNNING:
         raise errors.RoundNotRunning(errors.ROUND_NOT_RUNNING, params={"number": number})
     if result_status == GameResult.Status.CONFIRMED:
         raise errors.ResultConfirmed(errors.RESULT_CONFIRMED, params={"table": table})
-    if result_status is None:
-        return None
-    return {
-        "status": result_status,
-        "final": False,
-        "confirmed_at": confirmed_at.isoformat() if confirmed_at else None,
-    }
+    if result_status is not None:
+        raise errors.ResultCounted(errors.RESULT_COUNTED)
+    return None
 
 
 def _locked_game(*, game_id: int | None, table: Table | None) -> Game:
@@ -261,8 +290,24 @@ def _locked_game(*, game_id: int | None, table: Table | None) -> Game:
 
 
 def _without_time(event: dict[str, Any]) -> dict[str, Any]:
-    """An event as the banker sent it: the server sets ``at``."""
-    return {key: value for key, value in event.items() if key != "at"}
+    """An event as the banker sent it: the server sets ``at`` (and ``made_at``)."""
+    return {key: value for key, value in event.items() if key not in ("at", "made_at")}
+
+
+#: An action that waited at least this long on the phone (offline) is stamped with when it
+#: was made (``made_at``) besides its arrival (``at``).
+MADE_AT_AFTER = dt.timedelta(seconds=10)
+#: A longer wait is no offline queue but a phone's wrong figure: not stamped.
+MADE_AT_WITHIN = dt.timedelta(hours=12)
+
+
+def made_at(*, now: dt.datetime, waited: dt.timedelta | None) -> dt.datetime | None:
+    """When an action that waited on the phone was made: the server's ``now`` less the wait the
+    phone measured (a duration on its own clock, so a phone whose clock is wrong still gives
+    the right moment). ``None``: sent at once, or a wait no queue explains."""
+    if waited is None or not MADE_AT_AFTER <= waited <= MADE_AT_WITHIN:
+        return None
+    return now - waited
 
 
 def post_event(
@@ -274,8 +319,15 @@ def post_event(
     expected_seq: int | None = None,
     idempotency_key: str = "",
     now: dt.datetime | None = None,
+    waited: dt.timedelta | None = None,
 ) -> PostOutcome:
     """Append one banker event, checked by the rules engine.
+
+    The server's clock stamps the event (``at``): the rules' times (the auction stop, the
+    limit, a clock that never goes back) are the server's. An action that ``waited`` on the
+    phone (its offline queue) also keeps when it was made, ``made_at`` (:func:`made_at`), a
+    record for people that no rule reads: a phone's clock can be wrong and an offline action
+    made before the auction stop still arrives after it.
 
     A retry with the same idempotency key returns the first answer and adds nothing; the same
     key with another event is refused (422). A stale ``expected_seq`` is refused with 409
@@ -287,15 +339,19 @@ def post_event(
     """
     if (game_id is None) == (table is None):
         raise TypeError("post_event takes a game_id or a table")
-    now = now or timezone.now()
     if not isinstance(event, dict) or not isinstance(event.get("type"), str):
         raise errors.DomainError(errors.BAD_EVENT, code="bad_event")
     check_event_shape(event)
-    # The server's clock is the game's clock: a client's own "at" is replaced.
-    event = {**event, "at": now.isoformat()}
     refusal: errors.DomainError | None = None
     with transaction.atomic():
         game = _locked_game(game_id=game_id, table=table)
+        # The server's clock is the game's clock: a client's own "at" is replaced, read once
+        # the game is ours — read before the lock, a post that waited for another one would
+        # be older than the event stored meanwhile ("time goes backwards", seen in the rehearsal).
+        now = now or timezone.now()
+        made = made_at(now=now, waited=waited)
+        event = {**event, "at": now.isoformat(),
+                 **({"made_at": made.isoformat(timespec="seconds")} if made else {})}
         if idempotency_key:
             first = game.events.filter(idempotency_key=idempotency_key).first()
             if first is not None:
@@ -303,7 +359,7 @@ def post_event(
                     raise errors.KeyReused(errors.KEY_REUSED, params={"seq": first.seq})
                 return PostOutcome(first, False, game, UNREAD)
         result = check_writable(game)
-        engine = engine_cache.engine_for(game)
+        engine = engine_cache.engine_to_change(game)  # ours until the commit: readers go on
         deadlines = (game.auction_stop_due, game.time_up_due)
         try:
             # Deadlines that passed are recorded first, and stay recorded even if the
@@ -328,6 +384,8 @@ def post_event(
         except Exception:
             engine_cache.forget(game.pk)
             raise
+    if refusal is None or server_events:
+        engine_cache.publish(game, engine)  # committed: readers may have it now
     slug = table.round.tournament.slug if table is not None else None
     if refusal is not None:
         if server_events:
@@ -344,7 +402,7 @@ def load_events(
     checked by the engine, stored with its own ``at`` as server time, in one transaction."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
-        engine = engine_cache.engine_for(game)
+        engine = engine_cache.engine_to_change(game)
         rows = []
         try:
             for event in events:
@@ -372,6 +430,7 @@ def load_events(
         plan_deadlines(game, engine)
         game.summary = summarize(engine)
         game.save()
+    engine_cache.publish(game, engine)
     _after_change(game, replan=True)
     return len(rows)
 
@@ -386,133 +445,35 @@ def check_event(*, game: Game, event: dict[str, Any], now: dt.datetime | None = 
         raise errors.EventRefused(violation) from None
 
 
-def _after_change(
-    game: Game, *, replan: bool = False, result: bool = False, slug: str | None = None
-) -> None:
+def _after_change(game: Game, *, replan: bool = False, slug: str | None = None) -> None:
     """After commit: tell the public pages something changed (and the timers, through
-    ``referee.receivers``, whether the deadlines moved); tell the standings when a result
-    changed. ``slug``: the tournament's, when the caller has it (receivers need not look
-    it up)."""
+    ``referee.receivers``, whether the deadlines moved). ``slug``: the tournament's, when the
+    caller has it (receivers need not look it up). A changed result:
+    ``referee.results.result_changed``."""
     game_id = game.pk
+    if slug is None:
+        known = tournament_of(game)
+        slug = known[1] if known else None
 
     def notify() -> None:
         signals.game_changed.send(sender=Game, game_id=game_id, replan=replan,
                                   tournament_slug=slug)
-        if result:
-            tournament_id = (
-                Game.objects.filter(pk=game_id).values_list("table__round__tournament", flat=True)
-            ).first()
-            signals.result_changed.send(sender=Game, game_id=game_id, tournament_id=tournament_id)
 
     transaction.on_commit(notify)
 
 
-def result_changed(game: Game, *, replan: bool = False) -> None:
-    """For rulings outside this module: timers, standings and public pages follow."""
-    _after_change(game, replan=replan, result=not replan)
+def tournament_of(game: Game) -> tuple[int, str] | None:
+    """The game's tournament (id, slug) when it was read with the game (no query), else None:
+    the change carries it to the receivers, who then look nothing up."""
+    if not Game.table.is_cached(game):
+        return None
+    table = game.table
+    if not Table.round.is_cached(table) or not Round.tournament.is_cached(table.round):
+        return None
+    tournament = table.round.tournament
+    return tournament.pk, tournament.slug
 
 
-# --------------------------------------------------------------------------- the count
-
-
-def count_result(*, game_id: int, author: User | None, now: dt.datetime | None = None) -> GameResult:
-    """Freeze the net-worth count of an ended game into placements awaiting confirmation."""
-    now = now or timezone.now()
-    with transaction.atomic():
-        game = Game.objects.select_for_update().select_related("table").get(pk=game_id)
-        if game.status != Game.Status.FINISHED:
-            raise errors.ResultNotReady(errors.GAME_NOT_ENDED)
-        result = GameResult.objects.filter(game=game).first()
-        if result is not None and result.status == GameResult.Status.CONFIRMED:
-            raise errors.ResultNotReady(errors.RESULT_ALREADY_FINAL)
-        engine = engine_cache.engine_for(game)
-        standings = rules.standings(engine.state)
-        if result is None:
-            result = GameResult.objects.create(game=game, counted_by=author, counted_at=now)
-        else:
-            result.status = GameResult.Status.COUNTED
-            result.counted_by, result.counted_at = author, now
-            result.save()
-            result.placements.all().delete()
-        Placement.objects.bulk_create(
-            [
-                Placement(
-                    result=result,
-                    player_id=int(row.player),
-                    place=row.place,
-                    net_worth=row.net_worth,
-                    breakdown=row.breakdown.as_dict(),
-                    bankrupt=row.bankrupt,
-                )
-                for row in standings
-            ]
-        )
-    _after_change(game, result=True)
-    return result
-
-
-def _locked_result(game_id: int) -> tuple[Game, GameResult]:
-    """The game (locked) and its counted result; ResultNotReady when nothing is counted."""
-    game = Game.objects.select_for_update().get(pk=game_id)
-    result = GameResult.objects.filter(game=game).first()
-    if result is None:
-        raise errors.ResultNotReady(errors.RESULT_NOT_COUNTED)
-    return game, result
-
-
-def confirm_result(
-    *,
-    game_id: int,
-    code: str | None,
-    by: User | None,
-    head_referee: bool = False,
-    now: dt.datetime | None = None,
-) -> GameResult:
-    """A second person makes the count final: a player's code, or the head referee."""
-    now = now or timezone.now()
-    wrong: errors.DomainError | None = None
-    with transaction.atomic():
-        game, result = _locked_result(game_id)
-        if result.status == GameResult.Status.CONFIRMED:
-            return result
-        if not head_referee:
-            if game.wrong_codes >= Game.WRONG_CODES_MAX:
-                raise errors.CodesExhausted(errors.CODES_EXHAUSTED,
-                                            params={"max": Game.WRONG_CODES_MAX})
-            if not secrets.compare_digest(  # bytes: any text may be typed
-                (code or "").strip().encode(), game.confirmation_code.encode()
-            ):
-                # Counted in the database (kept when the refusal is raised below): the cap
-                # holds whatever address or device the guesses come from.
-                game.wrong_codes += 1
-                Game.objects.filter(pk=game.pk).update(wrong_codes=game.wrong_codes)
-                left = Game.WRONG_CODES_MAX - game.wrong_codes
-                wrong = (
-                    errors.WrongConfirmationCode(errors.WRONG_CODE_LEFT, params={"left": left})
-                    if left else errors.CodesExhausted(errors.CODES_EXHAUSTED,
-                                                       params={"max": Game.WRONG_CODES_MAX})
-                )
-        if wrong is None:
-            with audit.action(tournament=None, actor=by, what="result.confirm", fallback=True):
-                result.status = GameResult.Status.CONFIRMED
-                result.confirmed_at = now
-                result.confirmed_by = by
-                result.confirmed_via = "head_referee" if head_referee else "player_code"
-                result.save()
-    if wrong is not None:
-        raise wrong
-    _after_change(game, result=True)
-    return result
-
-
-def dispute_result(*, game_id: int, note: str, by: User | None) -> GameResult:
-    with transaction.atomic():
-        game, result = _locked_result(game_id)
-        if result.status == GameResult.Status.CONFIRMED:
-            raise errors.ResultNotReady(errors.RESULT_ALREADY_FINAL)
-        result.status = GameResult.Status.DISPUTED
-        result.dispute_note = note.strip()
-        result.disputed_by = by
-        result.save()
-    _after_change(game, result=True)
-    return result
+def times_changed(game: Game) -> None:
+    """For rulings outside this module: the deadlines moved (extra minutes), timers follow."""
+    _after_change(game, replan=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from . import services
+from referee import services
 
 
 @shared_task(name="referee.fire_deadlines", acks_late=True)

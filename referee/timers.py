@@ -9,9 +9,8 @@ from django.conf import settings
 from django.core.cache import cache
 
 from config.queue import enqueue
-
-from .models import Game
-from .tasks import fire_deadlines
+from referee.models import Game
+from referee.tasks import fire_deadlines
 
 VERSION_KEY = "game:{id}:version"
 

@@ -1,7 +1,7 @@
 from django.urls import path
 
-from . import views
-from .console import views as console
+from referee import views
+from referee.console import views as console
 
 app_name = "banker"
 
@@ -14,4 +14,5 @@ urlpatterns = [
     path("table/<int:table_id>/count/", console.count, name="console-count"),
     path("table/<int:table_id>/confirm/", console.confirm, name="console-confirm"),
     path("table/<int:table_id>/dispute/", console.dispute, name="console-dispute"),
+    path("table/<int:table_id>/reopen-count/", console.reopen_count, name="console-reopen-count"),
 ]

@@ -15,9 +15,9 @@ from django.templatetags.static import PrefixNode
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from tournament import access, selectors
-
-from .console import views as console
+from referee import selectors as referee_selectors
+from referee.console import views as console
+from tournament import access
 
 
 @login_required
@@ -28,7 +28,7 @@ def my_tables(request: HttpRequest) -> HttpResponse:
         request,
         "referee/my_tables.html",
         {
-            "tables": selectors.tables_banked_by(request.user),
+            "tables": referee_selectors.my_tables(request.user),
             "staffed": access.staffed_tournaments(request.user).order_by("-date"),
         },
     )
@@ -45,8 +45,8 @@ CACHE_PREFIX = "banker-console-"
 #: The files the console page loads: a deploy that changes any of them is a new worker version.
 SERVICE_WORKER_ASSETS = (
     "js/console/util.js", "js/console/queue.js", "js/console/clock.js", "js/console/actions.js",
-    "js/console/conflict.js", "js/console.js", "js/secure-notice.js", "css/console.css", "js/htmx.min.js", "js/site.js",
-    "css/site.css",
+    "js/console/conflict.js", "js/console.js", "js/secure-notice.js", "css/console.css",
+    "js/htmx.min.js", "js/mcs.js", "js/site.js", "css/site.css",
 )
 
 

@@ -7,18 +7,35 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
+import shutil
 import signal
 import sqlite3
 import subprocess
+import sys
 import threading
 import time
 import uuid
 from pathlib import Path
 
 from .client import Answer, Client
+from .stack import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 PASSWORD = "Karlsruhe-Laptop-2026"
+
+
+def fresh_checkout(target: Path) -> Path:
+    """The project's files (tracked and new, as git sees them) with the shared virtualenv: a
+    laptop as the organizer sets it up, its data folder apart from this working tree."""
+    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT,
+                           capture_output=True, check=True).stdout.decode().split("\0")
+    for name in filter(None, files):
+        source = ROOT / name
+        if source.is_file() and not source.is_symlink():
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target / name)
+    (target / ".venv").symlink_to(Path(sys.prefix).resolve())
+    return target
 
 
 class Serve:
@@ -32,10 +49,14 @@ class Serve:
         self.data = data
         self.database = data / "championship.sqlite3"
         self.base = f"{'https' if https else 'http'}://127.0.0.1:{port}"
+        # With HTTPS, ``port`` is the staff's HTTPS port and plain HTTP (everyone's) has its own.
+        self.http_port = free_port() if https else port
+        self.http_base = f"http://127.0.0.1:{self.http_port}"
         self.context = None  # set to an ssl.SSLContext trusting the laptop's authority
         self.proc = subprocess.Popen(
-            [str(checkout / ".venv/bin/python"), "-m", "laptop", "serve", "--port", str(port),
-             "--workers", str(workers), *(["--https"] if https else []), *(extra or [])],
+            [str(checkout / ".venv/bin/python"), "-m", "laptop", "serve",
+             "--port", str(self.http_port), "--workers", str(workers),
+             *(["--https", "--https-port", str(port)] if https else []), *(extra or [])],
             cwd=checkout, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT, text=True, start_new_session=True)
         self.lines: list[str] = []
@@ -162,8 +183,9 @@ class TableBanker:
         return self.post({"type": "pay", "from": p[index % len(p)],
                           "to": p[(index + 1) % len(p)], "amount": 20, "reason": "rent"})
 
-    def finish(self, database: Path) -> None:
-        """Bankruptcies until the game ends, the count, the code from the score sheet."""
+    def finish(self, database: Path) -> str:
+        """Bankruptcies until the game ends, the count, the code from the score sheet; the
+        confirmation's answer (the page that says whether a copy was made)."""
         for key in self.players:
             if db_rows(database, "SELECT status FROM referee_game WHERE table_id = ?",
                        self.id)[0][0] == "finished":
@@ -174,7 +196,7 @@ class TableBanker:
         ok(self.client.post(f"{url}/count/", form={"seq": str(seq)}), 200, 302)
         code = db_rows(database, "SELECT confirmation_code FROM referee_game WHERE table_id = ?",
                        self.id)[0][0]
-        ok(self.client.post(f"{url}/confirm/", form={"code": code}), 200, 302)
+        return ok(self.client.post(f"{url}/confirm/", form={"code": code}), 200, 302).text
 
     def lost_events(self, database: Path) -> int:
         """Acknowledged posts whose event is not stored under its key and sequence number."""

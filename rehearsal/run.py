@@ -130,7 +130,7 @@ class Rehearsal:
     # ------------------------------------------------------------------ results
     def finish_table(self, banker: Banker) -> None:
         """Count on the console, a player types the code from the score sheet, confirm."""
-        from referee import services
+        from referee import results
         from referee.models import Game, GameResult
 
         fresh_connection()
@@ -145,12 +145,12 @@ class Rehearsal:
             time.sleep(0.5)
         else:
             via = "service"
-            services.count_result(game_id=game.pk, author=None)
+            results.count_result(game_id=game.pk, author=None)
         banker.client.post(f"{url}/confirm/", form={"code": game.confirmation_code})
         result = GameResult.objects.get(game=game)
         if result.status != GameResult.Status.CONFIRMED:
             via = "service"
-            services.confirm_result(game_id=game.pk, code=game.confirmation_code, by=None)
+            results.confirm_result(game_id=game.pk, code=game.confirmation_code, by=None)
         confirmed = time.monotonic()
         with self.stats.lock:
             self.stats.counted_via[via] = self.stats.counted_via.get(via, 0) + 1
@@ -207,7 +207,7 @@ class Rehearsal:
             attacker.join()
         for table_id in self.watcher.wait_empty(60):
             self.stats.fail(f"table {table_id}: result not public within 60 s")
-        from scoring.desk import rounds as scoring
+        from desk import rounds as scoring
         from tournament.models import Round
 
         fresh_connection()
@@ -263,8 +263,9 @@ class Rehearsal:
 
         from referee import rules
         from referee.models import Game, GameEvent, GameResult
-        from scoring.models import Scope, StandingRow
+        from scoring.models import Scope
         from scoring.standings.compute import GameResultRow, compute_standings
+        from scoring.standings.selectors import placed_rows
         from scoring.standings.services import settings_for
         from tournament.models import Player, Round, Tournament
 
@@ -300,8 +301,8 @@ class Rehearsal:
         expected = [(line.player, line.rank, line.points)
                     for line in compute_standings(players=players, results=rows,
                                                   settings=settings_for(tournament))]
-        stored = list(StandingRow.objects.filter(tournament=tournament, scope=Scope.LIVE)
-                      .order_by("position").values_list("player_id", "rank", "points"))
+        stored = [(row.player_id, row.rank, row.points)
+                  for row in placed_rows(tournament, scope=Scope.LIVE)]
         public = [(r["player"], r["place"], r["points"]) for r in
                   Client(self.stack.base).get(f"/api/v1/tournaments/{SLUG}/standings")
                   .json()["standings"]]
@@ -379,7 +380,37 @@ class Rehearsal:
         if self.args.final:
             report.check("a winner is crowned", tournament.winner_id is not None,
                          f"(status {tournament.status})")
+        self.verify_record(tournament)
         self.elapsed = time.monotonic() - started
+
+    def verify_record(self, tournament) -> None:
+        """``manage.py verify`` at the end of the day, and again on the tournament rebuilt from
+        its own export: every stored figure follows from the records and the rulings."""
+        from django.utils import translation
+
+        from exchange import services as exchange
+        from scoring.verify import verify_tournament
+
+        report = self.report
+        with translation.override("en"):
+            found = verify_tournament(tournament=tournament)
+            report.check("manage.py verify: every stored figure follows from the records",
+                         found.ok, f"({found.games} games, {found.results} results, "
+                         f"{found.rows} standings rows)" if found.ok else
+                         "; ".join(map(str, found.differences[:5])))
+            try:
+                copy = exchange.import_tournament(exchange.export_json(tournament),
+                                                  slug=f"{SLUG}-copy")
+            except Exception as error:  # noqa: BLE001 - the check reports any refusal
+                report.check("export → import round trip, then verify", False, f"({error})")
+                return
+            from scoring.standings.services import recompute_standings
+
+            recompute_standings(tournament_id=copy.pk)
+            again = verify_tournament(tournament=copy)
+            report.check("export → import round trip, then verify", again.ok,
+                         f"({again.games} games, {again.results} results)" if again.ok else
+                         "; ".join(map(str, again.differences[:5])))
 
     # ------------------------------------------------------------------ the day
     def run(self) -> int:
@@ -406,7 +437,7 @@ class Rehearsal:
                 self.play_round(number, None, tables, final=False,
                                 faults=fault_plan.get(number, []))
             if args.final:
-                from scoring.desk import rounds as scoring
+                from desk import rounds as scoring
                 from tournament.models import Tournament
 
                 final = scoring.seat_final(tournament=Tournament.objects.get(slug=SLUG))

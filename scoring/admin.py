@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import HallScreen, StandingRow, StandingsVersion
+from scoring.models import HallScreen, StandingRow, StandingsVersion
 
 
 @admin.register(StandingsVersion)
@@ -13,8 +13,12 @@ class StandingsVersionAdmin(admin.ModelAdmin):
 
 @admin.register(StandingRow)
 class StandingRowAdmin(admin.ModelAdmin):
-    list_display = ["rank", "player", "points", "net_worth_sum", "qualified", "scope", "tournament"]
-    list_filter = ["tournament", "scope", "qualified"]
+    """The stored figures; the places are derived on read (the public pages show them)."""
+
+    list_display = ["player", "points", "net_worth_sum", "games", "final_place", "scope",
+                    "tournament"]
+    list_filter = ["tournament", "scope"]
+    ordering = ["tournament", "scope", "-points", "-net_worth_sum"]
     search_fields = ["player__name", "player__club__name"]
     list_select_related = ["player", "tournament"]
 

@@ -7,6 +7,6 @@ class ScoringConfig(AppConfig):
     verbose_name = _("Scoring")
 
     def ready(self) -> None:
-        from . import receivers
+        from scoring import receivers
 
         receivers.connect()

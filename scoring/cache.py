@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 
 from django.core.cache import cache
 
+from config.cache import delete_prefixed
 from config.compression import Encoded, encode
 
 TIMEOUT = 60  # a safety net: invalidation is what keeps answers fresh
@@ -133,3 +134,13 @@ def sync_version(slug: str, version: int) -> bool:
     invalidate(slug)
     cache.set(marker, version, timeout=None)
     return True
+
+
+def forget(slug: str) -> None:
+    """Drop every cached body of the tournament (an erasure: an old name must not wait in the
+    cache for its key to expire); the generations move on, so no key is ever reused."""
+    names = (STANDINGS, TABLES, PLAYERS)
+    found = {name: generation(slug, name) for name in names}
+    delete_prefixed(key(slug, ""), keep=(":generation", ":version"))
+    for name, number in found.items():
+        cache.set(key(slug, f"{name}:generation"), number + 1, timeout=None)

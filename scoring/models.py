@@ -38,6 +38,10 @@ class StandingsVersion(models.Model):
 
 
 class StandingRow(models.Model):
+    """A player's figures in one scope. Their order, place, deciding key and qualification
+    are derived on read (``scoring.standings.selectors``): they shift with every result above
+    a player, the figures do not, so a confirmation writes only the rows it changes."""
+
     tournament = models.ForeignKey(
         "tournament.Tournament",
         on_delete=models.CASCADE,
@@ -51,23 +55,28 @@ class StandingRow(models.Model):
         related_name="standing_rows",
         verbose_name=_("player"),
     )
-    rank = models.PositiveIntegerField(_("rank"))
-    position = models.PositiveIntegerField(_("position"), help_text=_("Order of the list."))
     points = models.IntegerField(_("points"), default=0)
     net_worth_sum = models.BigIntegerField(_("summed net worth"), default=0)
     best_net_worth = models.BigIntegerField(_("best net worth"), default=0)
     table_wins = models.PositiveIntegerField(_("table wins"), default=0)
     games = models.PositiveIntegerField(_("games"), default=0)
     rounds = models.JSONField(_("per round"), default=dict)
-    decided_by = models.CharField(_("decided by"), max_length=20, blank=True)
-    qualified = models.BooleanField(_("qualified"), default=False)
     final_place = models.PositiveSmallIntegerField(_("place in the final"), null=True, blank=True)
     deducted = models.PositiveIntegerField(
         _("points deducted"), default=0, help_text=_("Penalties by the head referee.")
     )
+    tie_order = models.PositiveIntegerField(
+        _("order among equals"), default=0,
+        help_text=_("0 unless head-to-head reorders the players equal on the figures "
+                    "before it."),
+    )
+    tie_break = models.CharField(
+        _("tie decided by"), max_length=20, blank=True,
+        help_text=_("What puts the player below the one before among equals."),
+    )
 
     class Meta:
-        ordering = ["tournament", "scope", "position"]
+        ordering = ["tournament", "scope", "player"]
         verbose_name = _("standing")
         verbose_name_plural = _("standings")
         constraints = [
@@ -75,10 +84,9 @@ class StandingRow(models.Model):
                 fields=["tournament", "scope", "player"], name="standing_player_once"
             ),
         ]
-        indexes = [models.Index(fields=["tournament", "scope", "position"])]
 
     def __str__(self) -> str:
-        return f"{self.rank}. {self.player}"
+        return f"{self.player}: {self.points}"
 
 
 class HallScreen(models.Model):

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from django.db.models.signals import post_save
 
+from referee.changes import ResultChange
 from referee.models import Game
-from referee.signals import game_changed, result_changed
-from tournament.models import Incident, Player, Round, Tournament
-
-from . import cache
-from .standings.trigger import standings_changed
-
-
-def on_result_changed(sender, *, game_id: int, tournament_id: int | None, **kwargs) -> None:
-    if tournament_id is not None:
-        standings_changed(tournament_id=tournament_id)
+from referee.signals import game_changed
+from scoring import cache
+from scoring.standings.trigger import standings_changed
+from tournament.models import (
+    Incident,
+    Player,
+    Round,
+    Tournament,
+)
+from tournament.signals import player_erased
 
 
 def on_player_saved(sender, *, instance, **kwargs) -> None:
@@ -43,6 +44,22 @@ def on_game_changed(sender, *, game_id: int, tournament_slug: str | None = None,
         cache.invalidate(slug, cache.TABLES)
 
 
+def forget_tables(change: ResultChange) -> None:
+    """Step after a changed result (``settings.RESULT_STEPS``): the tables' public answers get
+    a new generation (the standings' follow their recompute, the next step)."""
+    cache.invalidate(change.tournament_slug, cache.TABLES)
+
+
+def on_player_erased(sender, *, tournament_id: int, **kwargs) -> None:
+    """Once the erasure is committed: no cached body made before it keeps the old name (a
+    rebuild reads the anonymized row). Print files: ``printing.receivers``."""
+    from django.db import transaction
+
+    slug = Tournament.objects.filter(pk=tournament_id).values_list("slug", flat=True).first()
+    if slug:
+        transaction.on_commit(lambda: cache.forget(slug))
+
+
 def on_incident_saved(sender, *, instance, **kwargs) -> None:
     """A penalty changes the standings (a deduction, or a disqualification)."""
     standings_changed(tournament_id=instance.tournament_id)
@@ -50,7 +67,7 @@ def on_incident_saved(sender, *, instance, **kwargs) -> None:
 
 def connect() -> None:
     post_save.connect(on_incident_saved, sender=Incident, dispatch_uid="scoring.on_incident")
-    result_changed.connect(on_result_changed, dispatch_uid="scoring.on_result_changed")
+    player_erased.connect(on_player_erased, dispatch_uid="scoring.on_player_erased")
     game_changed.connect(on_game_changed, dispatch_uid="scoring.on_game_changed")
     post_save.connect(on_player_saved, sender=Player, dispatch_uid="scoring.on_player_saved")
     for model in (Tournament, Round):

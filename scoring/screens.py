@@ -3,43 +3,47 @@ the screens' cache generation, so the screen follows within its poll (a few seco
 
 from __future__ import annotations
 
+import secrets
 import unicodedata
 
 from django.db import transaction
 from django.utils.text import slugify
 
-from config.errors import DomainError
+from config.inputs import visible_text
+from scoring import cache
+from scoring.errors import BAD_MODE, BAD_NAME, TOO_MANY, ScreenRefused
+from scoring.models import HallScreen
 from tournament.models import Tournament
-
-from . import cache
-from .errors import BAD_MODE, BAD_NAME, TOO_MANY
-from .models import HallScreen
 
 SCREENS = "screens"
 MAX_SCREENS = 40
-
-
-class ScreenRefused(DomainError):
-    http_status = 400
 
 
 def _changed(tournament: Tournament) -> None:
     transaction.on_commit(lambda: cache.invalidate(tournament.slug, SCREENS))
 
 
+def new_key(name: str) -> str:
+    """The screen's address: its name for the desk to recognise, and 96 random bits, so the
+    address cannot be guessed from the name (a screen shows every name of the seating list).
+    """
+    return f"{slugify(name)[:15].strip('-')}-{secrets.token_hex(12)}"
+
+
 @transaction.atomic
 def add_screen(*, tournament: Tournament, name: str) -> HallScreen:
-    name = " ".join((name or "").split())
+    # NUL (PostgreSQL refuses it) and other controls are refused; bidi and zero-width
+    # characters dropped (a hall screen's name is seen by the desk only, but shown like one).
+    control = any(unicodedata.category(char) == "Cc" and not char.isspace() for char in name or "")
+    name = " ".join(visible_text(name).split())
     base = slugify(name)[:30]
-    control = any(unicodedata.category(char) == "Cc" for char in name)  # NUL: PostgreSQL refuses
     if not name or len(name) > 40 or not base or control:
         raise ScreenRefused(BAD_NAME, code="screen_name")
     if HallScreen.objects.filter(tournament=tournament).count() >= MAX_SCREENS:
         raise ScreenRefused(TOO_MANY, code="screen_too_many")
-    key, n = base, 1
-    while HallScreen.objects.filter(tournament=tournament, key=key).exists():
-        n += 1
-        key = f"{base}-{n}"
+    key = new_key(name)
+    while HallScreen.objects.filter(tournament=tournament, key=key).exists():  # 2^96: never
+        key = new_key(name)
     screen = HallScreen.objects.create(tournament=tournament, name=name, key=key)
     _changed(tournament)
     return screen

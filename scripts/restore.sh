@@ -22,4 +22,9 @@ if [ "$tables" != "0" ]; then
   exit 3
 fi
 pg_restore --no-owner --no-privileges --exit-on-error --dbname="$url" "$file"
+python="${PYTHON:-.venv/bin/python}"
+[ -x "$python" ] || python=python3
+"$python" manage.py shell -c "from django.core.cache import caches
+for cache in caches.all(): cache.clear()" \
+  || echo "restore.sh: the cache could not be emptied: flush Redis before serving" >&2
 echo "restored $file into $db"

@@ -86,3 +86,22 @@ def banker_phone(browser, live_server, banker, table, errors: list[str]):
     phone.goto(f"/banker/table/{table.pk}/")
     phone.wait_for_selector('#console-main[data-mode="setup"]')
     return phone
+
+
+def wait_for_message_below(page, field: str, message: str, *, within: float = 60) -> None:
+    """Wait until ``message`` sits right below ``field`` with both in view.
+
+    The two are measured in one script, in one frame: read one after the other from Python,
+    a scroll between the readings (the autofocus, then the console's ``scrollIntoView``) put
+    them 200 px apart under CI load although the page never showed them so.
+    """
+    page.wait_for_function(
+        """([field, message, within]) => {
+            const f = document.querySelector(field), m = document.querySelector(message);
+            if (!f || !m) return false;
+            const a = f.getBoundingClientRect(), b = m.getBoundingClientRect();
+            const seen = (r) => r.top >= 0 && r.bottom <= window.innerHeight;
+            const gap = b.top - a.bottom;
+            return seen(a) && seen(b) && gap >= 0 && gap < within;
+        }""",
+        arg=[field, message, within], timeout=5000)

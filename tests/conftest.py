@@ -82,6 +82,20 @@ def english(client):
     client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _cache_of_this_process():
+    """Without Redis the project's cache is a folder of files shared by every process of one
+    database (config/settings.py); the test processes (pytest-xdist's workers, each with a
+    test database of its own) keep theirs in memory instead, so they never share entries."""
+    if django_settings.REDIS_URL:
+        yield
+        return
+    local = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                         "LOCATION": f"tests-{os.getpid()}"}}
+    with override_settings(CACHES=local):
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _isolated_cache():
     """Each test sees an empty cache. On Redis a key prefix of its own does that: flushing

@@ -8,13 +8,24 @@ import itertools
 import factory
 from django.contrib.auth.models import User
 
-from tournament.models import Club, Player, Round, Seat, StaffRole, Table, Tournament
+from tournament.models import (
+    Club,
+    Player,
+    Round,
+    Seat,
+    StaffRole,
+    Table,
+    Tournament,
+)
 
 
 class UserFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = User
         django_get_or_create = ("username",)
+        # The hooks below write other rows (StaffRole), never the user itself: no second save
+        # (factory_boy 3.3 warns about its implicit one; inherited by the subclasses).
+        skip_postgeneration_save = True
 
     username = factory.Sequence(lambda n: f"user{n}")
     password = factory.django.Password("secret-pass-123")
@@ -55,15 +66,6 @@ class StaffFactory(UserFactory):
             StaffRole.objects.get_or_create(tournament=tournament, user=self, role=extracted)
 
 
-class ClubFactory(factory.django.DjangoModelFactory):
-    class Meta:
-        model = Club
-        django_get_or_create = ("name",)
-
-    name = factory.Sequence(lambda n: f"Spielclub {n}")
-    short_name = factory.Sequence(lambda n: f"SC{n}")
-
-
 class TournamentFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = Tournament
@@ -73,6 +75,21 @@ class TournamentFactory(factory.django.DjangoModelFactory):
     date = dt.date(2026, 11, 28)
     venue = "Karlsruhe"
     status = Tournament.Status.REGISTRATION
+
+
+class ClubFactory(factory.django.DjangoModelFactory):
+    """A club of ``tournament`` (clubs are per tournament; default: the newest tournament, or
+    a new one when there is none)."""
+
+    class Meta:
+        model = Club
+        django_get_or_create = ("tournament", "name")
+
+    tournament = factory.LazyFunction(
+        lambda: Tournament.objects.order_by("-pk").first() or TournamentFactory()
+    )
+    name = factory.Sequence(lambda n: f"Spielclub {n}")
+    short_name = factory.Sequence(lambda n: f"SC{n}")
 
 
 class PlayerFactory(factory.django.DjangoModelFactory):
@@ -125,7 +142,7 @@ def seated_table(*, players: int = 6, banker=None, tournament_kwargs=None) -> Ta
 
 def checked_in_players(tournament: Tournament, count: int, *, clubs: int = 0) -> list[Player]:
     """``count`` checked-in players of ``tournament``; with ``clubs``, spread over that many clubs."""
-    club_objects = [ClubFactory() for _ in range(clubs)]
+    club_objects = [ClubFactory(tournament=tournament) for _ in range(clubs)]
     return [
         PlayerFactory(
             tournament=tournament,

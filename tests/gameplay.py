@@ -8,6 +8,7 @@ import datetime as dt
 from django.utils import timezone
 from factories import RoundFactory, TableFactory, UserFactory, seated_table
 
+from referee import results as referee_results
 from referee import services as referee
 from referee.models import Game
 from tournament.models import Round, Seat
@@ -76,11 +77,16 @@ def play(table, cash_by_player, *, confirm=True, start=T0, author=None, bankrupt
             author=author, now=start + dt.timedelta(minutes=11),
         )
     referee.enforce_deadlines(game_id=game.pk, now=start + dt.timedelta(minutes=91))
-    referee.count_result(game_id=game.pk, author=author)
+    referee_results.count_result(game_id=game.pk, author=author)
     if confirm:
         game.refresh_from_db()
-        referee.confirm_result(game_id=game.pk, code=game.confirmation_code, by=None)
+        referee_results.confirm_result(game_id=game.pk, code=game.confirmation_code, by=None)
     return Game.objects.get(pk=game.pk)
+
+
+def cash_by_seat(table, *, top=2000, step=100):
+    """Counted cash falling with the seat: seat 1 has ``top``, each next one ``step`` less."""
+    return {seat.player: top - step * seat.position for seat in table.seats.all()}
 
 
 def finish_recent(table, *, step=100, confirm=True):
@@ -89,3 +95,40 @@ def finish_recent(table, *, step=100, confirm=True):
     seated = [seat.player for seat in table.seats.order_by("position")]
     cash = {player: 1000 + step * index for index, player in enumerate(seated)}
     return play(table, cash, confirm=confirm, start=minutes_ago(100), author=table.banker)
+
+
+def start_game(table, *, ago, author=None, now=None):
+    """The table's game, started ``ago`` before now by ``author`` (the server by default)."""
+    now = now or timezone.now()
+    game = referee.ensure_game(table=table)
+    referee.post_event(game_id=game.pk, event={"type": "start"}, author=author, now=now - ago)
+    return game
+
+
+def finish_game(table, *, author=None, count=True, now=None):
+    """A game started 100 minutes ago, ended by the time limit; counted if ``count``."""
+    now = now or timezone.now()
+    game = start_game(table, ago=dt.timedelta(minutes=100), author=author, now=now)
+    referee.enforce_deadlines(game_id=game.pk, now=now - dt.timedelta(minutes=5))
+    if count:
+        referee_results.count_result(game_id=game.pk, author=author, now=now)
+    return Game.objects.get(pk=game.pk)
+
+
+def started_table(tournament, people, *, banker=None):
+    """Round 1 seating ``people`` at one table (banked by ``banker``), its game started by the
+    server at T0: the round, the table and the game."""
+    round_, tables = make_round(tournament, 1, [people])
+    table = tables[0]
+    if banker is not None:
+        table.banker = banker
+        table.save()
+    game = referee.ensure_game(table=table)
+    referee.post_event(game_id=game.pk, event={"type": "start"}, author=None, now=T0)
+    return round_, table, game
+
+
+def post_after(game, event, minutes):
+    """``event`` posted by the server ``minutes`` after T0."""
+    referee.post_event(game_id=game.pk, event=event, author=None,
+                       now=T0 + dt.timedelta(minutes=minutes))

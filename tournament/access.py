@@ -10,7 +10,8 @@ head referee or organizer).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from enum import StrEnum
 
 from django.conf import settings
@@ -18,14 +19,23 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, resolve_url
+from django.urls import reverse
 from django.utils.http import urlencode
+from django.utils.text import format_lazy
+from django.utils.translation import gettext
 from django_htmx.http import HttpResponseClientRedirect
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
 from config.errors import PermissionDenied
-
-from .errors import REFUSED
-from .models import StaffRole, Table, Tournament
+from tournament.errors import (
+    CREATE_REFUSED,
+    NOT_YOUR_ROLE,
+    NOT_YOUR_TABLE,
+    ORGANIZERS_ONLY,
+    REFUSED,
+    NotYourTable,
+)
+from tournament.models import StaffRole, Table, Tournament
 
 Role = StaffRole.Role
 
@@ -34,8 +44,10 @@ class Action(StrEnum):
     VIEW = "view"  # the tournament's staff pages (overview, lists, player pages)
     SETTINGS = "settings"  # settings, status, export, the audit log
     STAFF = "staff"  # appoint and remove staff
-    PLAYERS = "players"  # add, edit, import, drop, delete players
+    PLAYERS = "players"  # add, edit, import, delete players
     CHECK_IN = "check_in"  # the check-in desk and late entry
+    DROP_OUT = "drop_out"  # a player drops out (or comes back): told at the desk on the day
+    NEW_CODE = "new_code"  # a lost player card: a new personal code (the old card opens nothing)
     ROUNDS = "rounds"  # create, seat, edit, lock, start, close rounds; the final; the crown
     BANKERS = "bankers"  # assign bankers, issue and revoke their links
     PRINT = "print"  # printed documents without secrets (score sheets, seating, standings)
@@ -44,6 +56,7 @@ class Action(StrEnum):
     RULE = "rule"  # disputes, reopening results, paper results, time, penalties, seat moves
     EXPORT = "export"  # the whole tournament as JSON (confirmation codes included)
     AUDIT = "audit"  # the audit log
+    SIGNUPS = "signups"  # the public sign-up: settings, sign-ups, moving up, the outbox
     CREATE = "create"  # a new tournament: any staff account (see may_create_tournaments)
 
 
@@ -52,7 +65,9 @@ GRANTS: dict[str, frozenset[Action]] = {
     Role.HEAD_REFEREE: frozenset(
         {Action.VIEW, Action.PRINT, Action.PRINT_PRIVATE, Action.DESK, Action.RULE, Action.AUDIT}
     ),
-    Role.DESK: frozenset({Action.VIEW, Action.CHECK_IN, Action.PRINT, Action.DESK}),
+    Role.DESK: frozenset(
+        {Action.VIEW, Action.CHECK_IN, Action.DROP_OUT, Action.NEW_CODE, Action.PRINT, Action.DESK}
+    ),
     Role.BANKER: frozenset(),
 }
 
@@ -97,7 +112,36 @@ def check(user: User | AnonymousUser, action: Action, tournament: Tournament | i
     else:
         allowed = tournament is not None and can(user, action, tournament)
     if not allowed:
-        raise PermissionDenied(REFUSED, code="not_your_tournament")
+        raise _refusal(user, action, tournament)
+
+
+def permissions(user: User | AnonymousUser, tournament: Tournament | int) -> dict[str, bool]:
+    """Every action's answer for the person here, for templates (``may.drop_out``): a page
+    offers only what its reader may do."""
+    return {action.value: can(user, action, tournament) for action in Action}
+
+
+def _role_names(roles) -> object:
+    """The roles' names in the reader's language, in the order of :class:`StaffRole.Role`
+    (lazy: a refusal is worded in German and in English)."""
+    labels = [label for value, label in Role.choices if value in roles]
+    return format_lazy(", ".join(["{}"] * len(labels)), *labels)
+
+
+def _refusal(user: User | AnonymousUser, action: Action, tournament) -> PermissionDenied:
+    """No role here: ask the organizer; a role that does not allow this: say whose work it is
+    (not "no role", which a desk volunteer would rightly dispute)."""
+    roles = roles_of(user, tournament) if tournament is not None else frozenset()
+    if action is Action.CREATE:
+        return PermissionDenied(CREATE_REFUSED, code="not_allowed")
+    if not roles:
+        return PermissionDenied(REFUSED, code="not_your_tournament")
+    allowed = {role for role, actions in GRANTS.items() if action in actions}
+    if allowed == {Role.ORGANIZER}:
+        return PermissionDenied(ORGANIZERS_ONLY, code="not_your_role",
+                                params={"roles": _role_names(roles)})
+    return PermissionDenied(NOT_YOUR_ROLE, code="not_your_role",
+                            params={"roles": _role_names(roles), "allowed": _role_names(allowed)})
 
 
 def has_role(user: User | AnonymousUser, role: str, tournament: Tournament | int) -> bool:
@@ -131,20 +175,113 @@ def staffed_tournaments(user: User | AnonymousUser) -> QuerySet[Tournament]:
     )
 
 
+def landing(user: User | AnonymousUser) -> str:
+    """Where the person starts after logging in: where their work is.
+
+    Organizers (and accounts that may create tournaments) and anyone staffing several
+    tournaments get the staff's start page; a head referee of one tournament its round desk, a
+    desk volunteer its check-in desk; a banker "My tables"; anybody else the public home page.
+    """
+    if not _active(user):
+        return reverse("home")
+    if may_create_tournaments(user):
+        return reverse("organizer:dashboard")
+    roles = list(
+        StaffRole.objects.filter(user=user).exclude(role=Role.BANKER)
+        .values_list("tournament__slug", "role")
+    )
+    slugs = {slug for slug, _role in roles}
+    if len(slugs) > 1 or any(role == Role.ORGANIZER for _slug, role in roles):
+        return reverse("organizer:dashboard")
+    if slugs:
+        (slug,) = slugs
+        if any(role == Role.HEAD_REFEREE for _slug, role in roles):
+            return reverse("round_desk:desk", kwargs={"slug": slug})
+        return reverse("organizer:desk", kwargs={"slug": slug})
+    if StaffRole.objects.filter(user=user, role=Role.BANKER).exists() or (
+        banked_tables(user).exists()
+    ):
+        return reverse("banker:tables")
+    return reverse("home")
+
+
+@dataclass(frozen=True)
+class NavLink:
+    url: str
+    label: str
+
+
+def staff_links(user: User | AnonymousUser) -> list[NavLink]:
+    """The header's links to each role's own pages: the staff's start page, and per tournament
+    not yet finished the round desk (head referee, organizer) and the check-in desk (desk)."""
+    if not _active(user):
+        return []
+    links = []
+    if has_staff_page(user):
+        links.append(NavLink(reverse("organizer:dashboard"), gettext("Organizer")))
+    rows = list(
+        StaffRole.objects.filter(user=user).exclude(role=Role.BANKER)
+        .exclude(tournament__status=Tournament.Status.FINISHED)
+        .values_list("tournament_id", "tournament__slug", "tournament__name")
+        .distinct().order_by("-tournament__date", "tournament_id")[:3]
+    )
+    several = len({row[0] for row in rows}) > 1
+    for tournament_id, slug, name in rows:
+        suffix = f" · {name}" if several else ""
+        if can(user, Action.DESK, tournament_id):
+            links.append(NavLink(reverse("round_desk:desk", kwargs={"slug": slug}),
+                                 gettext("Round desk") + suffix))
+        if can(user, Action.CHECK_IN, tournament_id):
+            links.append(NavLink(reverse("organizer:desk", kwargs={"slug": slug}),
+                                 gettext("Check-in desk") + suffix))
+    return links
+
+
+def owns_job(user: User | AnonymousUser, job: Mapping | None) -> bool:
+    """A background job's state (progress, outcome) is for whoever started it, recorded as its
+    ``user``, and the superuser; a job id is no secret to rely on."""
+    if job is None or not _active(user):
+        return False
+    return user.is_superuser or job.get("user") == user.pk
+
+
 # --- Tables and their consoles -----------------------------------------------------------------
 
 
 def can_run_table(request: HttpRequest, table: Table) -> bool:
     """The table's banker, a live banker link in this session, or the tournament's referees."""
-    from .banker_links import session_grants_table
-
     user = request.user
     tournament_id = table.round.tournament_id
     if is_head_referee(user, tournament_id):
         return True
     if _active(user) and table.banker_id == user.pk:
         return True
-    return session_grants_table(request.session, table)
+    return _session_link(request, table) is not None
+
+
+def _session_link(request: HttpRequest, table: Table):
+    """The session's live link for the table, read once per request (the permission check
+    and the author of the write ask the same)."""
+    from tournament.banker_links import session_link
+
+    known = request.__dict__.setdefault("_banker_links", {})
+    if table.pk not in known:
+        known[table.pk] = session_link(request.session, table)
+    return known[table.pk]
+
+
+def table_author(request: HttpRequest, table: Table) -> User | None:
+    """Who writes at this table: the logged-in banker or referee, else the holder of the
+    session's banker link (a link opens the console without a login; its writes are still
+    someone's: the banker it was issued to)."""
+    user = request.user
+    if _active(user) and (table.banker_id == user.pk
+                          or is_head_referee(user, table.round.tournament_id)):
+        return user
+    link = _session_link(request, table)
+    if link is not None and link.banker is not None:
+        return link.banker
+    return user if user.is_authenticated else None
 
 
 def runs_as_head_referee(request: HttpRequest, table: Table) -> bool:
@@ -202,7 +339,8 @@ def require_login(predicate: Callable[[User], bool] | None = None) -> Callable:
             if not _active(request.user):
                 return _to_login(request)
             if predicate is not None and not predicate(request.user):
-                raise PermissionDenied(REFUSED, code="not_allowed")
+                refusal = CREATE_REFUSED if predicate is may_create_tournaments else REFUSED
+                raise PermissionDenied(refusal, code="not_allowed")
             return view(request, *args, **kwargs)
 
         return wrapped
@@ -212,29 +350,47 @@ def require_login(predicate: Callable[[User], bool] | None = None) -> Callable:
 
 # --- The REST API -------------------------------------------------------------------------------
 
+#: Actions decided without a tournament (who may start one): the gate asks the view for none.
+ANYWHERE = frozenset({Action.CREATE})
+
+
+class TableRule(StrEnum):
+    """Rules decided per table, not per tournament (a banker link needs no login)."""
+
+    RUN = "run_table"  # the table's banker, a live link in the session, its referees
+
+
+def api_rule(view) -> Action | TableRule | None:
+    """The rule of the view's current operation (DRF's action name; ``None`` for an APIView)."""
+    return getattr(view, "access_rules", {}).get(getattr(view, "action", None))
+
 
 class ApiRule(BasePermission):
-    """DRF gate: ``view.access_rules`` maps each operation (DRF's action name) to its Action.
+    """The API's one gate: ``view.access_rules`` maps each operation to its rule, and the view
+    says where its tournament (or table) comes from; the gate decides, no view has to remember.
 
     An operation without a rule is a public read (the view narrows what it shows) and refused
-    for anything but GET/HEAD/OPTIONS. With a rule a login is required here; the view then calls
-    :func:`authorize` once it knows the tournament.
+    for anything but GET/HEAD/OPTIONS. An :class:`Action` needs a login, then the tournament of
+    ``view.get_access_tournament()`` (a Tournament or its id; a 404 there is the view's answer
+    for an unknown one) must allow it; an action of :data:`ANYWHERE` is decided without one.
+    :attr:`TableRule.RUN` asks :func:`can_run_table` of ``view.get_access_table()``.
+    ``tests/tournament/test_api_gate.py`` fails the suite for a view that misses either.
     """
 
     message = REFUSED
 
     def has_permission(self, request, view) -> bool:
-        rule = getattr(view, "access_rules", {}).get(getattr(view, "action", None))
+        rule = api_rule(view)
         if rule is None:
             return request.method in SAFE_METHODS
-        return _active(request.user)
-
-
-def authorize(view, tournament: Tournament | int) -> None:
-    """Check the rule of the view's current operation in ``tournament`` (403 if refused)."""
-    rule = getattr(view, "access_rules", {}).get(getattr(view, "action", None))
-    if rule is not None:
-        check(view.request.user, rule, tournament)
+        if rule is TableRule.RUN:
+            if not can_run_table(request._request, view.get_access_table()):
+                raise NotYourTable(NOT_YOUR_TABLE)
+            return True
+        if not _active(request.user):
+            return False
+        check(request.user, rule, None if rule in ANYWHERE else view.get_access_tournament())
+        return True
 
 
 def sees_staff_data(request, tournament: Tournament | int) -> bool:

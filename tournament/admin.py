@@ -1,13 +1,16 @@
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from .models import (
+from tournament.models import (
     BankerLink,
     Club,
     Incident,
     Player,
     Round,
     Seat,
+    Signup,
+    SignupMail,
+    SignupSettings,
     StaffRole,
     Table,
     Tournament,
@@ -16,7 +19,8 @@ from .models import (
 
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):
-    list_display = ["name", "short_name", "member_count"]
+    list_display = ["name", "short_name", "tournament", "member_count"]
+    list_filter = ["tournament"]
     search_fields = ["name", "short_name"]
 
     @admin.display(description=_("players"))
@@ -122,8 +126,30 @@ class StaffRoleAdmin(admin.ModelAdmin):
     autocomplete_fields = ["user"]
 
 
-# The admin sees every tournament at once, so it is for superusers only (the one global role);
-# everyone else works on the tournament pages, where tournament.access decides.
-admin.site.has_permission = lambda request: bool(
-    request.user.is_active and request.user.is_superuser
-)
+@admin.register(SignupSettings)
+class SignupSettingsAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "is_open", "opens_at", "closes_at", "capacity", "waiting_list"]
+    list_select_related = ["tournament"]
+    search_fields = ["tournament__name", "tournament__slug"]
+
+
+@admin.register(Signup)
+class SignupAdmin(admin.ModelAdmin):
+    """Read mostly: the pages change sign-ups through the services (places, waiting list)."""
+
+    list_display = ["name", "email", "tournament", "status", "created_at", "confirmed_at"]
+    list_filter = ["status", "tournament"]
+    search_fields = ["name", "email"]
+    list_select_related = ["tournament"]
+    readonly_fields = ["email_key", "token", "player", "status", "created_at", "confirmed_at",
+                       "waiting_since", "withdrawn_at"]
+
+
+@admin.register(SignupMail)
+class SignupMailAdmin(admin.ModelAdmin):
+    list_display = ["to", "subject", "kind", "status", "attempts", "created_at", "sent_at"]
+    list_filter = ["status", "kind", "tournament"]
+    search_fields = ["to", "subject"]
+    list_select_related = ["tournament"]
+    readonly_fields = ["tournament", "signup", "kind", "to", "language", "subject", "body",
+                       "status", "attempts", "error", "created_at", "sent_at"]

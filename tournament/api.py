@@ -14,11 +14,18 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from config.parsers import FormParser, MultiPartParser
-
-from . import access, csv_import, lifecycle, players, selectors, staff, tournaments
-from .access import Action
-from .models import Player, Tournament
-from .serializers import (
+from tournament import (
+    access,
+    lifecycle,
+    selectors,
+    staff,
+    tournaments,
+)
+from tournament.access import Action
+from tournament.models import Player, Tournament
+from tournament.players import csv_import
+from tournament.players import services as players
+from tournament.serializers import (
     CsvImportErrorSerializer,
     CsvUploadSerializer,
     DomainErrorSerializer,
@@ -56,10 +63,14 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         visible = selectors.public_tournaments() | access.staffed_tournaments(self.request.user)
         return visible.select_related("winner__club").order_by("-date", "name")
 
-    def get_object(self):
-        tournament = super().get_object()
-        access.authorize(self, tournament)
-        return tournament
+    def get_object(self) -> Tournament:
+        """Once per request: the gate finds it first (a 404 for one not visible here)."""
+        if not hasattr(self, "_tournament"):
+            self._tournament = super().get_object()
+        return self._tournament
+
+    def get_access_tournament(self) -> Tournament:
+        return self.get_object()
 
     @extend_schema(
         request=TournamentWriteSerializer,
@@ -67,7 +78,6 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         description="Create a tournament (as a draft). Organizers only.",
     )
     def create(self, request):
-        access.authorize(self, None)
         serializer = TournamentWriteSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         tournament = tournaments.create_tournament(**serializer.validated_data)
@@ -131,8 +141,8 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         "partial_update": Action.PLAYERS,
         "check_in": Action.CHECK_IN,
         "undo_check_in": Action.CHECK_IN,
-        "drop_out": Action.PLAYERS,
-        "undo_drop_out": Action.PLAYERS,
+        "drop_out": Action.DROP_OUT,
+        "undo_drop_out": Action.DROP_OUT,
         "import_csv": Action.PLAYERS,
     }
     queryset = Player.objects.none()
@@ -145,11 +155,14 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
             self._tournament = get_object_or_404(
                 queryset.distinct(), slug=self.kwargs["tournament_slug"]
             )
-            access.authorize(self, self._tournament)
         return self._tournament
 
+    def get_access_tournament(self) -> Tournament:
+        return self.get_tournament()
+
     def initial(self, request, *args, **kwargs) -> None:
-        """Refuse before reading the body: a stranger learns nothing from a 400."""
+        """A tournament not visible here is a 404 for the public reads too (the gate has found
+        it already for a ruled operation, before the body is read)."""
         super().initial(request, *args, **kwargs)
         if not getattr(self, "swagger_fake_view", False):
             self.get_tournament()
@@ -275,6 +288,7 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
             "encoding": result.encoding,
             "delimiter": result.delimiter,
             "players": PlayerSerializer(result.players, many=True).data,
+            "warnings": [warning.as_dict() for warning in result.warnings],
         }
         return Response(body, status=status.HTTP_201_CREATED)
 

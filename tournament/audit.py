@@ -10,16 +10,24 @@ the reason given, via :func:`action` around a service's writes.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import datetime as dt
 from collections.abc import Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
 
+from auditlog.context import disable_auditlog
+from auditlog.diff import model_instance_diff
 from auditlog.models import LogEntry
+from django.conf import settings
 from django.contrib.auth.models import User
+from django.db import models
 from django.db.models import Q, QuerySet
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
-from .models import Tournament
+from tournament import audit_words
+from tournament.models import Tournament
 
 _current: ContextVar[dict | None] = ContextVar("staff_action", default=None)
 
@@ -31,11 +39,19 @@ ACTIONS = {
     "player.erase": _("Player's data anonymized"),
     "round.close": _("Round closed"),
     "round.reopen": _("Round reopened"),
+    "round.reseat": _("Round seated again"),
+    "round.delete": _("Round deleted"),
+    "final.seat": _("Final seated"),
     "seat.move": _("Player moved by the head referee"),
+    "seat.swap": _("Players swapped by the head referee"),
     "result.amend": _("Counted figures amended"),
     "result.resolve": _("Dispute ruled"),
     "result.reopen": _("Result reopened"),
+    "result.reopen_count": _("Count reopened at the table"),
     "result.paper": _("Result entered from the paper sheet"),
+    "result.paper.replace": _("Pending result replaced by a paper sheet"),
+    "result.count": _("Result counted"),
+    "result.dispute": _("Result disputed"),
     "result.confirm": _("Result confirmed"),
     "time.extra": _("Extra minutes for a table"),
     "time.delay": _("Round start delayed"),
@@ -51,6 +67,83 @@ ACTIONS = {
     "player.undo_drop": _("Drop-out undone"),
     "alternate.rank": _("Alternate ranked"),
     "alternate.replace": _("No-show replaced by an alternate"),
+    "signup.settings": _("Sign-up settings changed"),
+    "signup.close": _("Sign-up closed early"),
+    "signup.move_up": _("Moved up from the waiting list by hand"),
+    "signup.withdraw": _("Sign-up withdrawn"),
+    "signup.fee": _("Entry fee marked"),
+    "signup.erase": _("Sign-up erased"),
+}
+
+#: What a write through a page is called when no service named its action (the code is
+#: ``page:<namespace>:<url name>``); every page that writes has its name here.
+PAGE_ACTIONS = {
+    f"page:{code}": text for code, text in {
+        "organizer:tournament-new": _("Tournament created"),
+        "organizer:tournament-settings": _("Tournament settings changed"),
+        "organizer:tournament-transition": _("Tournament status changed"),
+        "organizer:player-add": _("Player added"),
+        "organizer:players-import": _("Players imported"),
+        "organizer:player-edit": _("Player edited"),
+        "organizer:player-delete": _("Player deleted"),
+        "organizer:player-erase": _("Player's data anonymized"),
+        "organizer:player-check-in": _("Player checked in"),
+        "organizer:player-undo-check-in": _("Check-in undone"),
+        "organizer:player-drop-out": _("Player dropped out"),
+        "organizer:player-undo-drop-out": _("Drop-out undone"),
+        "organizer:player-new-code": _("New player code issued"),
+        "organizer:player-fee-paid": _("Entry fee marked"),
+        "organizer:player-incidents": _("Incident recorded"),
+        "organizer:desk": _("Late entry at the check-in desk"),
+        "organizer:round_create": _("Round created"),
+        "organizer:round_seat": _("Round seated"),
+        "organizer:round_swap": _("Players swapped"),
+        "organizer:round_move": _("Player moved"),
+        "organizer:round_lock": _("Seating locked"),
+        "organizer:round_unlock": _("Seating unlocked"),
+        "organizer:round_start": _("Round started"),
+        "organizer:round_bankers": _("Bankers assigned"),
+        "organizer:table_assign_banker": _("Banker assigned"),
+        "organizer:table_issue_link": _("Banker link issued"),
+        "organizer:table_restore_link": _("Banker link restored"),
+        "organizer:table_revoke_link": _("Banker link revoked"),
+        "organizer:staff": _("Staff appointed"),
+        "organizer:staff-remove": _("Staff removed"),
+        "organizer:alternate-rank": _("Alternate ranked"),
+        "organizer:alternate-replace": _("No-show replaced by an alternate"),
+        "organizer:signup-settings": _("Sign-up settings changed"),
+        "organizer:signup-close": _("Sign-up closed early"),
+        "organizer:signup-resend": _("Sign-up mail sent again"),
+        "organizer:signup-move-up": _("Moved up from the waiting list by hand"),
+        "organizer:signup-erase": _("Sign-up erased"),
+        "organizer:outbox-resend": _("Mail sent again"),
+        "round_desk:import": _("Tournament imported"),
+        "round_desk:screens": _("Hall screen added"),
+        "round_desk:screen-mode": _("Hall screen changed"),
+        "round_desk:screen-remove": _("Hall screen removed"),
+        "round_desk:close-round": _("Round closed"),
+        "round_desk:seat-final": _("Final seated"),
+        "round_desk:reseat-round": _("Round seated again"),
+        "round_desk:delete-round": _("Round deleted"),
+        "round_desk:resolve": _("Dispute ruled"),
+        "round_desk:reopen": _("Result reopened"),
+        "round_desk:extra-time": _("Extra minutes for a table"),
+        "round_desk:delay-round": _("Round start delayed"),
+        "round_desk:reopen-round": _("Round reopened"),
+        "round_desk:move-player": _("Player moved by the head referee"),
+        "round_desk:swap-players": _("Players swapped by the head referee"),
+        "round_desk:paper": _("Result entered from the paper sheet"),
+        "round_desk:confirm-code": _("Result confirmed"),
+        "banker:console-main": _("Console action"),
+        "banker:console-check": _("Console action"),
+        "banker:console-count": _("Count entered at the table"),
+        "banker:console-confirm": _("Result confirmed at the table"),
+        "banker:console-dispute": _("Result disputed at the table"),
+        "banker:console-reopen-count": _("Count reopened at the table"),
+        "table-events": _("Console action"),
+        "table-banker": _("Banker assigned"),
+        "table-link": _("Banker link issued"),
+    }.items()
 }
 
 #: Staff pages whose writes get their page's name as the action when the service names none
@@ -89,6 +182,19 @@ def action(
         yield
     finally:
         _current.reset(token)
+
+
+def save_known(instance: models.Model, *, before: models.Model) -> None:
+    """Save a registered row whose state before the change the caller read in this
+    transaction, under a lock (a result under its game's): the entry's "before" is that copy
+    (``copy.copy`` of the row as read), where django-auditlog would read the row once more."""
+    with disable_auditlog():
+        instance.save()
+    changes = model_instance_diff(
+        before, instance, use_json_for_changes=getattr(settings, "AUDITLOG_STORE_JSON_CHANGES", False)
+    )
+    if changes:
+        LogEntry.objects.log_create(instance, action=LogEntry.Action.UPDATE, changes=changes)
 
 
 def stamp(sender, instance: LogEntry, **kwargs) -> None:
@@ -151,10 +257,28 @@ class AuditContextMiddleware:
             return self.get_response(request)
 
 
+def filter_choices() -> list[tuple[str, str]]:
+    """The audit page's action filter: every named action and every page that writes, by
+    their words (a page whose words a named action already has is left out)."""
+    choices: dict[str, str] = {}
+    for code, text in {**ACTIONS, **PAGE_ACTIONS}.items():
+        choices.setdefault(str(text), code)
+    return sorted(((code, text) for text, code in choices.items()),
+                  key=lambda choice: choice[1].casefold())
+
+
+def same_words(code: str) -> list[str]:
+    """Every action code called like ``code`` (a named action and the page it is done on)."""
+    words = label(code)
+    return [other for other in (*ACTIONS, *PAGE_ACTIONS) if label(other) == words] or [code]
+
+
 def label(code: str) -> str:
     """What an action code is called on the audit page."""
     if code in ACTIONS:
         return str(ACTIONS[code])
+    if code in PAGE_ACTIONS:
+        return str(PAGE_ACTIONS[code])
     if code.startswith(PAGE_PREFIX):
         name = code[len(PAGE_PREFIX):].rsplit(":", 1)[-1]
         return name.replace("-", " ").replace("_", " ").capitalize()
@@ -174,6 +298,8 @@ class Line:
     model: str
     changes: list[tuple[str, str, str]]
     reason: str
+    kind: str = ""  # what was changed (the model's name in words)
+    words: list[str] = dataclasses.field(default_factory=list)  # the changes in words
 
 
 def entries(
@@ -189,7 +315,8 @@ def entries(
         rows = rows.filter(additional_data__has_key="action")
     if what:
         rows = rows.filter(
-            Q(additional_data__action=what) | Q(additional_data__action__startswith=f"{what}.")
+            Q(additional_data__action__in=same_words(what))
+            | Q(additional_data__action__startswith=f"{what}.")
         )
     if actor:
         rows = rows.filter(actor__username__iexact=actor)
@@ -199,6 +326,8 @@ def entries(
 
 
 def lines(rows) -> list[Line]:
+    rows = list(rows)
+    words = audit_words.Words(rows)
     out = []
     for entry in rows:
         data = entry.additional_data or {}
@@ -207,16 +336,21 @@ def lines(rows) -> list[Line]:
         for field, pair in (entry.changes_dict or {}).items():
             if isinstance(pair, list | tuple) and len(pair) == 2:
                 changes.append((field, str(pair[0]), str(pair[1])))
+        model = entry.content_type.model_class() if entry.content_type_id else None
         out.append(
             Line(
                 at=entry.timestamp,
-                actor=entry.actor.get_username() if entry.actor else "",
+                actor=entry.actor.get_username() if entry.actor else data.get("actor_name", ""),
                 action=code,
                 action_label=label(code) if code else str(_("Change by the system")),
-                target=entry.object_repr,
+                target=words.target(entry),
                 model=entry.content_type.model if entry.content_type_id else "",
                 changes=changes,
                 reason=data.get("reason", ""),
+                kind=str(capfirst(model._meta.verbose_name)) if model is not None else "",
+                words=[words.change(model, field, before, after)
+                       for field, before, after in changes if words.shown(model, field)
+                       and words.value(model, field, before) != words.value(model, field, after)],
             )
         )
     return out
@@ -236,3 +370,38 @@ def export(tournament: Tournament) -> list[dict]:
         }
         for line in lines(entries(tournament).order_by("timestamp", "pk"))
     ]
+
+
+def import_entries(tournament: Tournament, rows: list) -> int:
+    """The exported log of a tournament moved from another server (the event laptop): the
+    entries keep their time, action, reason, target and changes; the actor is the user of the
+    same name here when there is one (the name is kept either way); each is marked imported."""
+
+    from django.contrib.auth import get_user_model
+    from django.contrib.contenttypes.models import ContentType
+
+    kind = ContentType.objects.get_for_model(Tournament)
+    users = {user.get_username(): user for user in get_user_model().objects.filter(
+        username__in={row.get("actor") for row in rows if isinstance(row, dict)})}
+    made = []
+    for row in rows:
+        if not isinstance(row, dict):
+            continue
+        try:
+            at = dt.datetime.fromisoformat(str(row.get("at")))
+        except ValueError:
+            continue
+        actor = str(row.get("actor") or "")[:150]
+        data = {"tournament": tournament.pk, "imported": True, "actor_name": actor}
+        if row.get("action"):
+            data["action"] = str(row["action"])[:100]
+        if row.get("reason"):
+            data["reason"] = str(row["reason"])[:1000]
+        changes = {str(c[0]): [str(c[1]), str(c[2])] for c in row.get("changes") or []
+                   if isinstance(c, list) and len(c) == 3}
+        made.append(LogEntry(
+            content_type=kind, object_pk=str(tournament.pk), object_id=tournament.pk,
+            object_repr=str(row.get("target") or "")[:200], action=LogEntry.Action.UPDATE,
+            changes=changes, actor=users.get(actor), timestamp=at, additional_data=data))
+    LogEntry.objects.bulk_create(made)  # bulk: no signal stamps them as this import's own
+    return len(made)

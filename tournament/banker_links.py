@@ -18,7 +18,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from .models import BankerLink, Round, Table
+from tournament.models import BankerLink, Round, Table
 
 SALT = "tournament.banker-link"
 SESSION_KEY = "banker_tables"
@@ -51,16 +51,19 @@ def grant(session: SessionBase, link: BankerLink) -> None:
     session[SESSION_KEY] = grants
 
 
-def session_grants_table(session: SessionBase, table: Table) -> bool:
-    """True while the session holds a live link for this table (revoked links fail at once, and
-    every link of a round stops when the round closes)."""
+def session_link(session: SessionBase, table: Table) -> BankerLink | None:
+    """The live link for this table the session holds, with the banker it was issued to (its
+    holder: the events, counts and confirmations are theirs in the record and the audit log);
+    None when there is none (revoked links fail at once, and every link of a round stops when
+    the round closes)."""
     nonce = session.get(SESSION_KEY, {}).get(str(table.pk))
     if not nonce:
-        return False
+        return None
     return (
         BankerLink.objects.filter(table=table, nonce=nonce, revoked_at__isnull=True)
         .exclude(table__round__status=Round.Status.COMPLETE)
-        .exists()
+        .select_related("banker")
+        .first()
     )
 
 
@@ -106,12 +109,14 @@ def link_path(link: BankerLink) -> str:
 
 class LinkState(enum.Enum):
     LIVE = "live"
-    REVOKED = "revoked"
+    REVOKED = "revoked"  # someone revoked it (a new link, another banker)
+    ROUND_CLOSED = "round_closed"  # nobody revoked it: its round is over (and none follows)
     INVALID = "invalid"
 
 
 def resolve(token: str) -> tuple[LinkState, BankerLink | None]:
-    """What a token from a URL is worth: a live link, a revoked one, or nothing of ours."""
+    """What a token from a URL is worth: a live link, a revoked one, one whose round closed,
+    or nothing of ours."""
     named = read_token(token)
     if named is None:
         return LinkState.INVALID, None
@@ -128,6 +133,7 @@ def resolve(token: str) -> tuple[LinkState, BankerLink | None]:
         successor = _successor(link)
         if successor is not None:
             return LinkState.LIVE, successor
+        return LinkState.ROUND_CLOSED, link
     return (LinkState.LIVE if live else LinkState.REVOKED), link
 
 

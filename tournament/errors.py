@@ -1,9 +1,13 @@
 """Every refusal of the tournament app in one place: the domain errors, each with a stable code,
 and the words of each refusal (German in the catalogue), grouped by the module that gives it."""
 
+from collections.abc import Iterable
+from typing import Any
+
 from django.utils.translation import gettext_lazy as _
 
-from config.errors import Conflict, DomainError
+from config.errors import Conflict, DomainError, PermissionDenied
+from tournament.wording import Problem, lazy_join
 
 
 class RoundNotEditable(Conflict, code="round_not_editable"): ...
@@ -64,11 +68,19 @@ class RoundComplete(Conflict, code="round_complete"): ...
 
 STALE_VERSION = _(
     "The seating of round %(number)s was changed meanwhile (you edited version %(yours)s, it is "
-    "now version %(current)s). Nothing was saved: reload the page and make your change again."
+    "now version %(current)s). Nothing was saved: open the seating again and make your change there."
 )
 CANNOT_SEAT = _(
     "Round %(number)s (%(status)s) cannot be seated again. Rule: only a draft or seated round "
     "can be (re-)seated; unlock a locked round first."
+)
+FINAL_FROM_QUALIFIERS = _(
+    "Round %(number)s is the final: it is seated from the qualifiers only. Seat it (or seat it "
+    "again) on the round desk, which asks first."
+)
+CANNOT_DELETE = _(
+    "Round %(number)s (%(status)s) cannot be deleted or seated again: only a round that is not "
+    "closed and has no later round can."
 )
 CANNOT_LOCK = _(
     "Round %(number)s (%(status)s) cannot be locked. Rule: only a seated round can be locked."
@@ -119,10 +131,47 @@ INVALID_USERNAME = _(
 )
 
 
-class InvalidForm(DomainError, code="invalid_form"): ...
+USERNAME_MIXED_SCRIPTS = _(
+    "“%(username)s” mixes letters of different scripts (say, a Cyrillic “о” among Latin "
+    "letters), so it can pass for another name. Use the letters of one script."
+)
+USERNAME_LOOKS_LIKE = _(
+    "“%(username)s” looks like an existing account's name. Choose a name that cannot be taken "
+    "for another one."
+)
 
 
 INVALID_FORM = _("Please check these fields: %(fields)s.")
+
+
+class FieldLabels:
+    """The refused fields' labels, joined when the message is shown: lazy labels then speak
+    the reader's language (each language of :meth:`DomainError.message_in`), never a raw name."""
+
+    def __init__(self, labels: Iterable[Any]) -> None:
+        self.labels = tuple(labels)
+
+    def __str__(self) -> str:
+        return ", ".join(str(label) for label in self.labels)
+
+
+class InvalidForm(DomainError, code="invalid_form"):
+    """A form that cannot be taken as sent. ``fields`` are the fields' labels (lazy, so that
+    the message names them in the reader's language): ``InvalidForm(fields=[POINTS])``."""
+
+    def __init__(
+        self, message: Any = INVALID_FORM, *, fields: Iterable[Any] = (), **kwargs: Any
+    ) -> None:
+        labels = tuple(fields)
+        if labels:
+            kwargs["params"] = {**(kwargs.get("params") or {}), "fields": FieldLabels(labels)}
+        super().__init__(message, **kwargs)
+
+
+def form_fields(form: Any) -> list[Any]:
+    """The labels of a bound form's refused fields (errors not tied to a field: "the form")."""
+    return [form.fields[name].label or form[name].label for name in form.errors
+            if name in form.fields] or [_("the form")]
 
 
 class UnknownAccount(DomainError, code="unknown_account"): ...
@@ -138,111 +187,29 @@ UNKNOWN_ACCOUNT = _(
     "There is no active account “%(username)s”. Tick “create a new account” to make one."
 )
 ACCOUNT_EXISTS = _("The account “%(username)s” exists already: appoint it instead.")
+
+
+class UnknownBanker(DomainError, code="unknown_banker"):
+    http_status = 404
+
+
+UNKNOWN_BANKER = _(
+    "“%(banker)s” is not a banker of this tournament. Appoint the account as a banker on the "
+    "staff page, or enter a new username."
+)
+BANKER_NAME_TAKEN = _(
+    "The username “%(username)s” is taken. Choose another one, or appoint the account as a "
+    "banker on the staff page."
+)
 LAST_ORGANIZER = _("A tournament keeps at least one organizer: appoint another one first.")
 
 
-
-# --- Alternates (standbys who replace a no-show before a round starts) --------------------
-
-
-class AlternateRefused(DomainError, code="alternate_refused"): ...
-
-
-NOT_AN_ALTERNATE = _("%(player)s is not on the list of alternates.")
-NO_ALTERNATE_LEFT = _("No alternate is left to replace %(player)s.")
-ALTERNATE_RANK_INVALID = _("An alternate's rank is a whole number from 1 to %(maximum)s.")
-ALTERNATE_SEATED = _(
-    "%(player)s is seated in round %(number)s and cannot become an alternate for it."
-)
-REPLACE_TOO_LATE = _(
-    "Round %(number)s has started: a no-show is replaced before a round starts, never during "
-    "a game."
-)
-
-
-# -------------------------------------------------------------------- players
-
-NAME_MISSING = _("The player needs a name.")
-NAME_TOO_LONG = _("The name is %(length)s characters long; at most %(max)s are allowed.")
-CLUB_TOO_LONG = _("The club name is %(length)s characters long; at most %(max)s are allowed.")
-EMAIL_INVALID = _("“%(email)s” is not a valid e-mail address.")
-NAME_TAKEN = _("A player named “%(name)s” is already registered in this tournament.")
-TOURNAMENT_FINISHED = _("The tournament is finished; its players can no longer change.")
-CHECK_IN_NOT_OPEN = _("Check-in opens with registration; the tournament is still a draft.")
-CHECK_IN_DROPPED_OUT = _("%(name)s has dropped out; undo the drop-out before checking in.")
-ALREADY_PLAYED = _(
-    "%(name)s already has a seat in round %(number)s, so the check-in stays; use drop-out instead."
-)
-PLAYER_SEATED = _(
-    "%(name)s has been seated in a round and cannot be deleted; let them drop out instead."
-)
-
-
-# --------------------------------------------------------- reading a CSV file
-
-CSV_REJECTED = _(
-    "The file was not imported, nothing was saved: %(count)s line(s) have errors (lines "
-    "%(lines)s). Correct them and upload the whole file again."
-)
-NUL_BYTE = _("The line contains a NUL character (byte 0x00): the file is damaged.")
-UTF16 = _(
-    "The file is saved as UTF-16 (“Unicode text”). Save it as “CSV UTF-8” or “CSV (semicolon "
-    "separated)” instead."
-)
-NOT_TEXT = _(
-    "This is not a CSV text file (perhaps an Excel workbook). Save it as “CSV UTF-8” or “CSV "
-    "(semicolon separated)” and upload that."
-)
-MIXED_ENCODING = _(
-    "Byte %(byte)s at position %(column)s cannot be read: this line is not UTF-8, while other "
-    "lines are. Save the whole file as UTF-8."
-)
-BAD_BYTE = _(
-    "Byte %(byte)s at position %(column)s cannot be read as UTF-8 or Windows-1252. Save the file "
-    "as UTF-8."
-)
-
-
-# ------------------------------------------------- importing players from CSV
-
-IMPORT_RACE = _(
-    "Players or clubs were changed meanwhile while the file was imported; nothing was saved. "
-    "Upload the file again."
-)
-UNKNOWN_COLUMN = _(
-    "Unknown column “%(column)s”. Allowed: name, club, e-mail, consent (German: Name, Verein, "
-    "E-Mail, Einwilligung)."
-)
-DUPLICATE_COLUMN = _("The column “%(column)s” appears twice (also “%(other)s”).")
-NO_HEADER = _(
-    "The first line must name the columns, e.g. Name;Verein;E-Mail;Einwilligung — found "
-    "“%(cells)s”."
-)
-NO_NAME_COLUMN = _(
-    "The header has no name column (Name, or Vorname and Nachname). Found: %(cells)s."
-)
-NAME_COLUMNS_TWICE = _(
-    "The header has a name column (“%(name)s”) and first/last name columns (%(other)s); keep "
-    "only one of them."
-)
-EMPTY_HEADER_CELL = _(
-    "Column %(position)s has no name in the header; name it or remove the column."
-)
-EMPTY_FILE = _("The file is empty.")
-HEADER_ONLY = _("The file has a header but no players.")
-TOO_MANY = _("The file has %(count)s players; at most %(max)s can be imported at once.")
-TOO_BIG = _("The file is %(size)s KB; at most %(max)s KB can be imported.")
-BROKEN_QUOTES = _("The line cannot be read (quotation marks do not match): %(detail)s.")
-COLUMN_COUNT = _("Expected %(expected)s values separated by “%(delimiter)s”, found %(found)s.")
-LINE_NAME_MISSING = _("The name is missing.")
-NAME_TWICE = _("“%(name)s” appears twice in the file (also on line %(other)s).")
-CONSENT_INVALID = _(
-    "“%(value)s” is not a consent value; use ja/nein, yes/no, 1/0, x, or leave it empty."
-)
-EXTRA_VALUE = _("Column %(position)s has a value (“%(value)s”) but no column name in the header.")
-
-
 # ---------------------------------------------------- the tournament's status
+
+
+class TransitionRefused(Conflict, code="tournament_transition_refused"):
+    """A status change the state machine does not allow; the specific code names the rule."""
+
 
 STATUS_UNKNOWN = _("There is no tournament status “%(to)s”.")
 STATUS_UNCHANGED = _("The tournament is already %(status)s.")
@@ -269,7 +236,63 @@ SETTINGS_FROZEN = _(
 )
 
 
+class SettingsInvalid(DomainError, code="tournament_settings_invalid"):
+    """One or more settings cannot be honoured; ``problems`` lists each with its field."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = problems
+        if len(problems) == 1:
+            super().__init__(problems[0].message, params=problems[0].params)
+        else:
+            super().__init__(
+                SETTINGS_INVALID, params={"details": lazy_join([p.text for p in problems], "; ")}
+            )
+
+    def as_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = super().as_dict()
+        data["errors"] = [problem.as_dict() for problem in self.problems]
+        return data
+
+
+class SettingsFrozen(Conflict, code="tournament_settings_frozen"): ...
+
+
+RETENTION_INVALID = _("Keep players' data: a number of months from 1 to %(max)s, or empty.")
+TOURNAMENT_NAME_MISSING = _("The tournament needs a name.")
+TOURNAMENT_NAME_TOO_LONG = _("The name is longer than %(max)s characters.")
+SLUG_INVALID = _("The short name “%(slug)s” may only contain letters, digits, - and _.")
+SLUG_RESERVED = _("The short name “%(slug)s” is reserved.")
+SLUG_TOO_LONG = _("The short name is longer than 60 characters.")
+SLUG_TAKEN = _("Another tournament already uses the short name “%(slug)s”.")
+DATE_MISSING = _("The tournament needs a date.")
+RULESET_UNKNOWN = _("There is no ruleset “%(key)s”. Known: %(known)s.")
+BOARD_UNKNOWN = _("There is no board “%(key)s”. Known: %(known)s.")
+TABLE_SIZE_INVALID = _("A table seats between 2 and 8 players.")
+TABLE_SIZE_RULESET = _(
+    "The ruleset “%(ruleset)s” plays with %(min)s to %(max)s players per table, not %(size)s."
+)
+PRELIMINARY_ROUNDS_INVALID = _("The number of preliminary rounds must be between 0 and %(max)s.")
+FORMAT_UNKNOWN = _("There is no format “%(key)s”.")
+FINALISTS_INVALID = _("The final needs at least 2 players.")
+FINALISTS_EXCEED_TABLE = _(
+    "When the final decides, the final is one table: at most %(size)s players, not %(count)s."
+)
+MINUTES_INVALID = _(
+    "The %(setting)s must be between 1 and %(max)s, or empty for the ruleset's value."
+)
+AUCTION_STOP_AFTER_LIMIT = _(
+    "The auction stop (%(stop)s min) must come before the time limit (%(limit)s min)."
+)
+PUBLIC_BASE_URL_INVALID = _("The public address must look like https://host.example.org (no path).")
+TIME_LIMIT_MODE_UNKNOWN = _("There is no time-limit mode “%(key)s”.")
+PRESET_UNKNOWN = _("There is no format preset “%(key)s”.")
+
+
 # -------------------------------------------------------------------- privacy
+
+
+class AlreadyErased(Conflict, code="player_already_erased"): ...
+
 
 ALREADY_ERASED = _("This player's data has already been anonymized.")
 
@@ -279,3 +302,55 @@ ALREADY_ERASED = _("This player's data has already been anonymized.")
 REFUSED = _(
     "Your account has no role in this tournament that allows this. Ask its organizer."
 )
+CREATE_REFUSED = _(
+    "Only an organizer's staff account may create or import a tournament. Ask an organizer."
+)
+ORGANIZERS_ONLY = _(
+    "This action is for the organizers. Your role in this tournament (%(roles)s) does not "
+    "allow it."
+)
+NOT_YOUR_ROLE = _(
+    "This action is for these roles: %(allowed)s. Your role in this tournament (%(roles)s) "
+    "does not allow it."
+)
+
+
+class NotYourTable(PermissionDenied, code="not_your_table"): ...
+
+
+NOT_YOUR_TABLE = _("Only this table's banker, the head referee or an organizer may do that.")
+
+
+# --- Sign-up (tournament.signups) ----------------------------------------------------------
+
+
+class SignupClosed(Conflict, code="signup_closed"): ...
+
+
+class SignupFull(Conflict, code="signup_full"): ...
+
+
+class SignupLinkInvalid(DomainError, code="signup_link_invalid"):
+    http_status = 404
+
+
+class SignupNotAllowed(Conflict, code="signup_not_allowed"): ...
+
+
+SIGNUP_CLOSED = _("The sign-up for this tournament is closed.")
+SIGNUP_NOT_YET = _("The sign-up opens on %(when)s.")
+SIGNUP_FULL = _("All places are taken and there is no waiting list.")
+SIGNUP_EMAIL_INVALID = _("Please enter a valid e-mail address.")
+SIGNUP_LINK_INVALID = _(
+    "This link is not valid (any more). Links to confirm a sign-up are valid for 48 hours: "
+    "please sign up again."
+)
+SIGNUP_WITHDRAW_STARTED = _(
+    "The tournament has begun: to withdraw now, please tell the check-in desk."
+)
+SIGNUP_NO_FEE = _("%(name)s did not sign up online: there is no entry fee to mark.")
+SIGNUP_NOT_WAITING = _("%(name)s is not on the waiting list.")
+SIGNUP_NOT_PENDING = _("%(name)s has already confirmed the sign-up.")
+SIGNUP_REASON_MISSING = _("Give a reason for moving someone up by hand.")
+SIGNUP_CAPACITY_INVALID = _("The number of places must be between 2 and 10,000.")
+SIGNUP_WINDOW_INVALID = _("The sign-up must close after it opens.")

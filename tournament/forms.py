@@ -7,10 +7,13 @@ from typing import Any
 
 from django import forms
 from django.utils import translation
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
-from . import csv_import, tournaments
-from .models import Player, Tournament
+from tournament import tournaments
+from tournament.models import PRIVATE_NOTE_MAX, Player, Tournament
+from tournament.players import csv_import
+from tournament.players.services import CLUB_MAX, NAME_MAX
 
 TIE_BREAK_SLOTS = 5
 
@@ -21,7 +24,9 @@ def error_text(error) -> str:
 
 
 def _label(model, name: str) -> Any:
-    return model._meta.get_field(name).verbose_name
+    """The model's verbose name as a label: capitalised (verbose names are lower case, and a
+    plain form does not capitalise them as a model form would; "date" read as a label)."""
+    return capfirst(model._meta.get_field(name).verbose_name)
 
 
 def _help(model, name: str) -> Any:
@@ -207,10 +212,11 @@ class TransitionForm(forms.Form):
 
 
 class PlayerForm(forms.Form):
-    name = forms.CharField(label=_label(Player, "name"), max_length=200)
+    # The model's limits: the browser's maxlength says what the server accepts.
+    name = forms.CharField(label=_label(Player, "name"), max_length=NAME_MAX)
     club = forms.CharField(
         label=_label(Player, "club"),
-        max_length=200,
+        max_length=CLUB_MAX,
         required=False,
         help_text=_("Club or family, by name or short name; a new club is created when unknown."),
         widget=forms.TextInput(attrs={"list": "club-names", "autocomplete": "off"}),
@@ -226,6 +232,7 @@ class PlayerForm(forms.Form):
     private_note = forms.CharField(
         label=_label(Player, "private_note"),
         required=False,
+        max_length=PRIVATE_NOTE_MAX,
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text=_help(Player, "private_note"),
     )

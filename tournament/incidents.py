@@ -5,13 +5,21 @@ from __future__ import annotations
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Sum
+from django.db.models import Q, Sum
+from django.utils.translation import gettext_lazy as _
 
-from . import audit, errors, players
-from .models import Incident, Player, Tournament
+from tournament import audit, errors
+from tournament.models import Incident, Player, Tournament
+from tournament.players import services as players
 
 Level = Incident.Level
 MAX_DEDUCTION = 100
+
+# The fields' labels, shared by the form and the refusals that name them.
+RULING = _("Ruling")
+POINTS = _("Points deducted")
+TABLE = _("Table")
+NOTE = _("What happened")
 
 
 @transaction.atomic
@@ -27,11 +35,11 @@ def record_incident(
 ) -> Incident:
     note = (note or "").strip()
     if not note:
-        raise errors.InvalidForm(errors.INVALID_FORM, params={"fields": "note"})
+        raise errors.InvalidForm(fields=[NOTE])
     if level not in Level.values:
-        raise errors.InvalidForm(errors.INVALID_FORM, params={"fields": "level"})
+        raise errors.InvalidForm(fields=[RULING])
     if level == Level.DEDUCTION and not 1 <= (points or 0) <= MAX_DEDUCTION:
-        raise errors.InvalidForm(errors.INVALID_FORM, params={"fields": "points"})
+        raise errors.InvalidForm(fields=[POINTS])
     if level != Level.DEDUCTION:
         points = 0
     with audit.action(tournament=player.tournament_id, actor=by, what="incident.record",
@@ -59,6 +67,23 @@ def deductions(tournament: Tournament | int) -> dict[int, int]:
         .annotate(total=Sum("points"))
     )
     return {row["player_id"]: row["total"] for row in rows if row["total"]}
+
+
+def players_and_deductions(tournament: Tournament) -> tuple[list[int], dict[int, int]]:
+    """Every player's id (in id order) and the points deducted per player (only players with
+    a deduction), in one read: the standings need both."""
+    rows = (
+        Player.objects.filter(tournament=tournament).order_by("pk")
+        .annotate(total=Sum("incidents__points", filter=Q(
+            incidents__tournament=tournament, incidents__level=Level.DEDUCTION)))
+        .values_list("pk", "total")
+    )
+    players, deducted = [], {}
+    for pk, total in rows:
+        players.append(pk)
+        if total:
+            deducted[pk] = total
+    return players, deducted
 
 
 def disqualified(tournament: Tournament | int) -> set[int]:

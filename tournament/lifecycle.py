@@ -11,9 +11,7 @@ from typing import Any
 
 from django.db import transaction
 
-from config.errors import Conflict
-
-from .errors import (
+from tournament.errors import (
     HAS_ROUNDS,
     ROUND_OPEN,
     STATUS_UNCHANGED,
@@ -21,15 +19,12 @@ from .errors import (
     TOO_FEW_TO_START,
     TRANSITION_FINAL,
     TRANSITION_NOT_ALLOWED,
+    TransitionRefused,
 )
-from .models import Round, Tournament
-from .tournaments import lazy_join
+from tournament.models import Round, Tournament
+from tournament.wording import lazy_join
 
 Status = Tournament.Status
-
-
-class TransitionRefused(Conflict, code="tournament_transition_refused"):
-    """A status change the state machine does not allow; the specific code names the rule."""
 
 
 # --------------------------------------------------------------------------- the state machine

@@ -71,3 +71,41 @@ def last_name_first(name: str) -> str:
     if len(parts) < 2:
         return name or ""
     return f"{parts[-1]}, {' '.join(parts[:-1])}"
+
+
+def initials(name: str) -> str:
+    """ "Gül Müller-Weiß" → "G.M.W." (what the public sees without consent): each part's
+    first letter or digit; a part of symbols alone ("🎲 Wilma Wunder 🏆") gives none."""
+    found = []
+    for part in (name or "").replace("-", " ").split():
+        first = next((char for char in part if char.isalnum()), None)
+        if first is not None:
+            found.append(f"{first.upper()}.")
+    return "".join(found) or "?"
+
+
+@lru_cache(maxsize=4096)
+def _latin_look(char: str) -> str:
+    """The Latin letter ``char`` passes for (Unicode's confusables: Cyrillic а, Greek ο …),
+    else ``char``; without the confusable-homoglyphs package, ``char`` itself."""
+    if char.isascii() or not char.isalpha():
+        return char
+    try:
+        from confusable_homoglyphs import confusables
+    except ImportError:  # pragma: no cover - a declared dependency
+        return char
+    for entry in confusables.is_confusable(char, preferred_aliases=["latin"]) or []:
+        for glyph in entry.get("homoglyphs", []):
+            if glyph["c"].isascii() and glyph["c"].isalpha():
+                return glyph["c"].casefold()
+    return char
+
+
+@lru_cache(maxsize=65536)
+def look_alike_key(name: str) -> str:
+    """What a name looks like when read aloud or typed by someone else: "Juergen Weiss",
+    "JÜRGEN WEIß" and "Jürgen Weiß" (or a Cyrillic е in it) share one key. Two players with
+    one key may be one person entered twice: the desk is told, nothing is refused."""
+    text = unicodedata.normalize("NFKC", name or "").casefold()
+    text = "".join(_latin_look(char) for char in text)
+    return " ".join(re.sub(r"[\W_]+", " ", search_fold(text)).split())

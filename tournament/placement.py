@@ -8,7 +8,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from .models import Tournament
+from tournament.models import Tournament
 
 
 def is_whole(value: Any) -> bool:

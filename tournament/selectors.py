@@ -7,9 +7,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 
-from .models import BankerLink, Player, Round, Seat, StaffRole, Table, Tournament
+from tournament.models import (
+    BankerLink,
+    Player,
+    Round,
+    Seat,
+    StaffRole,
+    Table,
+    Tournament,
+)
 
 
 def public_tournaments() -> QuerySet[Tournament]:
@@ -178,7 +186,7 @@ class SeatingOverview:
 
 
 def seating_overview(round_: Round, *, tables: Sequence[Table] | None = None) -> SeatingOverview:
-    from .seating import count_repeats, count_same_club, pair_meetings
+    from tournament.seating import count_repeats, count_same_club, pair_meetings
 
     tables = list(tables) if tables is not None else list(tables_with_seats(round_))
     tournament = round_.tournament
@@ -267,7 +275,7 @@ class SeatingPreview:
 
 
 def _seated_index(overview: SeatingOverview, player_id: int) -> int:
-    from . import errors
+    from tournament import errors
 
     index = overview.table_index_of(player_id)
     if index is None:
@@ -279,7 +287,7 @@ def _seated_index(overview: SeatingOverview, player_id: int) -> int:
 
 
 def _preview(overview, action, delta, changed: dict[int, list[int]]) -> SeatingPreview:
-    from .seating import table_club_pairs, table_repeats
+    from tournament.seating import table_club_pairs, table_repeats
 
     meetings = overview.meetings
     rows = []
@@ -308,8 +316,8 @@ def _preview(overview, action, delta, changed: dict[int, list[int]]) -> SeatingP
 
 def preview_swap(overview: SeatingOverview, *, a: int, b: int) -> SeatingPreview:
     """Quality after swapping players ``a`` and ``b`` (ids), by ``evaluate_swap``."""
-    from . import errors
-    from .seating import evaluate_swap
+    from tournament import errors
+    from tournament.seating import evaluate_swap
 
     if a == b:
         raise errors.InvalidSeatingEdit(errors.SAME_PLAYER)
@@ -334,8 +342,8 @@ def preview_move(
 
     Refused as the save would be: unknown table, same table, or table sizes out of range.
     """
-    from . import errors
-    from .seating import evaluate_move
+    from tournament import errors
+    from tournament.seating import evaluate_move
 
     tournament = overview.round.tournament
     minimum = max(2, tournament.table_size - 1) if min_size is None else min_size
@@ -381,10 +389,14 @@ def preview_move(
 
 
 def tables_with_links(round_: Round) -> QuerySet[Table]:
-    """The round's tables with seats, banker and (as ``live_links``) the live banker link."""
+    """The round's tables with seats, banker, (as ``live_links``) the live banker link and
+    (``has_revoked_link``) whether a revoked one exists that could be restored."""
     live = BankerLink.objects.filter(revoked_at__isnull=True).select_related("banker")
-    return tables_with_seats(round_).prefetch_related(
-        Prefetch("banker_links", queryset=live, to_attr="live_links")
+    revoked = BankerLink.objects.filter(table=OuterRef("pk"), revoked_at__isnull=False)
+    return (
+        tables_with_seats(round_)
+        .annotate(has_revoked_link=Exists(revoked))
+        .prefetch_related(Prefetch("banker_links", queryset=live, to_attr="live_links"))
     )
 
 

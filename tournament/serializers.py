@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from . import tournaments
-from .models import Player, Tournament
+from tournament import tournaments
+from tournament.models import Player, Tournament
 
 # --------------------------------------------------------------------------- tournaments
 
@@ -163,6 +163,11 @@ class ImportResultSerializer(serializers.Serializer):
     encoding = serializers.CharField()
     delimiter = serializers.CharField()
     players = PlayerSerializer(many=True)
+    warnings = serializers.ListField(
+        child=serializers.DictField(),
+        help_text=_("Saved, but to check: line, code, message_de, message_en (no consent "
+                    "column; a name that looks like another one)."),
+    )
 
 
 # --------------------------------------------------------------------------- errors (docs)

@@ -12,40 +12,22 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
 from django.db import transaction
-from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
-from config.errors import Conflict, DomainError
-
-from . import placement
-from .errors import SETTINGS_FROZEN, SETTINGS_INVALID
-from .models import Tournament
+from config.inputs import visible_text
+from tournament import errors, placement
+from tournament.errors import SETTINGS_FROZEN, SettingsFrozen, SettingsInvalid
+from tournament.models import Tournament
+from tournament.wording import Problem, lazy_join
 
 Status = Tournament.Status
-
-# --------------------------------------------------------------------------- lazy helpers
-
-
-def _join(items: Iterable[Any], separator: str) -> str:
-    return separator.join(str(item) for item in items)
-
-
-def _format(message: Any, params: Mapping[str, Any]) -> str:
-    return str(message) % dict(params) if params else str(message)
-
-
-#: A lazily translated ", ".join(...): rendered in whatever language is active when shown.
-lazy_join = lazy(_join, str)
-#: A lazily translated ``message % params``.
-lazy_format = lazy(_format, str)
-
 
 def field_label(name: str) -> Any:
     """The (lazily translated) verbose name of a Tournament field."""
@@ -61,15 +43,34 @@ def _rules():
     return rules
 
 
+#: The engine names its rulesets and boards in German (its data files); the pages name them in
+#: the reader's language. A ruleset or board not listed here keeps the engine's name.
+RULESET_NAMES: dict[str, Any] = {
+    "karlsruhe": _("1st Monopoly City Championship Karlsruhe"),
+    "classic": _("Classic (standard game)"),
+    "short-game": _("Short game"),
+    "time-limit": _("Variant with a time limit"),
+    "castle-short": _("Castle edition, short game"),
+    "classic-dm": _("Classic, DM edition"),
+}
+BOARD_NAMES: dict[str, Any] = {
+    "classic-de": _("Monopoly, German standard edition (M / €)"),
+    "classic-de-dm": _("Monopoly, German edition in DM (× 20)"),
+}
+
+
 def ruleset_choices() -> list[tuple[str, str]]:
-    """(key, name) of every ruleset the engine knows."""
-    return [(key, ruleset.name) for key, ruleset in _rules().RULESETS.items()]
+    """(key, name) of every ruleset the engine knows, named in the active language."""
+    return [
+        (key, str(RULESET_NAMES.get(key, ruleset.name)))
+        for key, ruleset in _rules().RULESETS.items()
+    ]
 
 
 def board_choices() -> list[tuple[str, str]]:
-    """(key, name) of every built-in board of the engine."""
+    """(key, name) of every built-in board of the engine, named in the active language."""
     rules = _rules()
-    return [(key, rules.get_board(key).name) for key in rules.BOARD_KEYS]
+    return [(key, str(BOARD_NAMES.get(key, rules.get_board(key).name))) for key in rules.BOARD_KEYS]
 
 
 def ruleset_defaults(key: str) -> dict[str, Any] | None:
@@ -97,73 +98,6 @@ def effective_times(tournament: Tournament) -> dict[str, Any]:
         or defaults.get("auction_stop_minutes"),
         "time_limit_mode": tournament.time_limit_mode or defaults.get("time_limit_mode", ""),
     }
-
-
-# --------------------------------------------------------------------------- errors
-
-
-class Worded:
-    """A reason in words: ``message`` with its ``params``, in the language it is shown in, and a
-    stable ``code``; ``where`` names the field that says where it applies (a line, a setting)."""
-
-    where: ClassVar[str]
-    code: str
-    message: Any
-    params: dict[str, Any]
-
-    @property
-    def text(self) -> Any:
-        return lazy_format(self.message, self.params)
-
-    def message_in(self, language: str) -> str:
-        return _in_language(self.text, language)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            self.where: getattr(self, self.where),
-            "code": self.code,
-            "message_de": self.message_in("de"),
-            "message_en": self.message_in("en"),
-        }
-
-
-@dataclass(frozen=True)
-class Problem(Worded):
-    """One broken setting: the field, a stable code and a bilingual message."""
-
-    where: ClassVar[str] = "field"
-    field: str
-    code: str
-    message: Any
-    params: dict[str, Any] = field(default_factory=dict)
-
-
-class SettingsInvalid(DomainError, code="tournament_settings_invalid"):
-    """One or more settings cannot be honoured; ``problems`` lists each with its field."""
-
-    def __init__(self, problems: list[Problem]) -> None:
-        self.problems = problems
-        if len(problems) == 1:
-            super().__init__(problems[0].message, params=problems[0].params)
-        else:
-            super().__init__(
-                SETTINGS_INVALID, params={"details": lazy_join([p.text for p in problems], "; ")}
-            )
-
-    def as_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = super().as_dict()
-        data["errors"] = [problem.as_dict() for problem in self.problems]
-        return data
-
-
-class SettingsFrozen(Conflict, code="tournament_settings_frozen"): ...
-
-
-def _in_language(text: Any, language: str) -> str:
-    from django.utils import translation
-
-    with translation.override(language):
-        return str(text)
 
 
 # --------------------------------------------------------------------------- settings
@@ -213,191 +147,177 @@ FROZEN_STATES = (Status.RUNNING, Status.FINISHED)
 RESERVED_SLUGS = frozenset({"new"})
 MAX_PRELIMINARY_ROUNDS = 20
 MAX_MINUTES = 600
+NAME_MAX = 200
+SLUG_MAX = 60
 _PUBLIC_ADDRESS = re.compile(r"https?://[A-Za-z0-9.\-\[\]:]+(:\d{1,5})?/?")
+
+
+class _Settings:
+    """The settings under check and what the checks derive from them, each found once."""
+
+    def __init__(self, values: Mapping[str, Any], tournament: Tournament | None) -> None:
+        self.values = values
+        self.tournament = tournament
+        self.name = (values.get("name") or "").strip()
+        self.slug = values.get("slug") or ""
+        try:
+            validate_slug(self.slug)
+        except ValidationError:
+            self.slug_valid = False
+        else:
+            self.slug_valid = True
+        self.rulesets = dict(ruleset_choices())
+        self.ruleset = values.get("ruleset")
+        self.defaults = ruleset_defaults(self.ruleset) if self.ruleset in self.rulesets else None
+        self.boards = dict(board_choices())
+        size = values.get("table_size")
+        #: The table size if it is one at all (2 to 8), and the largest table (one more when
+        #: larger tables are allowed).
+        self.table_size = size if _within(size, 2, 8) else None
+        larger = self.table_size and values.get("larger_tables")
+        self.largest = self.table_size + 1 if larger else self.table_size
+        defaults = self.defaults or {}
+        self.limit = values.get("time_limit_minutes") or defaults.get("time_limit_minutes")
+        self.stop = values.get("auction_stop_minutes") or defaults.get("auction_stop_minutes")
+
+    def get(self, name: str) -> Any:
+        return self.values.get(name)
+
+    def beyond_ruleset(self, size: int | None) -> bool:
+        """Whether the ruleset (if known) does not play with ``size`` players at a table."""
+        return bool(
+            self.defaults
+            and size is not None
+            and not self.defaults["players_min"] <= size <= self.defaults["players_max"]
+        )
+
+    def ruleset_sizes(self, size: int | None) -> dict[str, Any]:
+        assert self.defaults is not None
+        return {"ruleset": self.ruleset, "min": self.defaults["players_min"],
+                "max": self.defaults["players_max"], "size": size}
+
+    def slug_taken(self) -> bool:
+        others = Tournament.objects.filter(slug=self.slug)
+        if self.tournament is not None:
+            others = others.exclude(pk=self.tournament.pk)
+        return others.exists()
+
+
+def _within(value: Any, low: int, high: int) -> bool:
+    return placement.is_whole(value) and low <= value <= high
+
+
+def _minutes_invalid(name: str) -> Callable[[_Settings], bool]:
+    return lambda s: s.get(name) is not None and not _within(s.get(name), 1, MAX_MINUTES)
+
+
+@dataclass(frozen=True)
+class Check:
+    """One row of the settings table: the setting it speaks of, the problem's stable code and
+    words, when it is refused and the words' parameters (found only then)."""
+
+    field: str
+    code: str
+    message: Any
+    refused: Callable[[_Settings], Any]
+    params: Callable[[_Settings], dict[str, Any]] | None = None
+
+    def apply(self, settings: _Settings, problems: list[Problem]) -> None:
+        if self.refused(settings):
+            params = self.params(settings) if self.params else {}
+            problems.append(Problem(self.field, self.code, self.message, params))
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Rows kept in :mod:`tournament.placement` (points per place, tie-breaks), in their turn."""
+
+    run: Callable[[_Settings, Callable[..., None]], None]
+
+    def apply(self, settings: _Settings, problems: list[Problem]) -> None:
+        def problem(name: str, code: str, message: Any, /, **params: Any) -> None:
+            problems.append(Problem(name, code, message, params))
+
+        self.run(settings, problem)
+
+
+#: Every check of a tournament's settings, in the order their problems are listed.
+SETTINGS_CHECKS: tuple[Check | Placement, ...] = (
+    Check("retention_months", "retention_invalid", errors.RETENTION_INVALID,
+          lambda s: s.get("retention_months") is not None
+          and not _within(s.get("retention_months"), 1, RETENTION_MAX_MONTHS),
+          lambda s: {"max": RETENTION_MAX_MONTHS}),
+    Check("name", "name_missing", errors.TOURNAMENT_NAME_MISSING, lambda s: not s.name),
+    Check("name", "name_too_long", errors.TOURNAMENT_NAME_TOO_LONG,
+          lambda s: len(s.name) > NAME_MAX, lambda s: {"max": NAME_MAX}),
+    Check("slug", "slug_invalid", errors.SLUG_INVALID,
+          lambda s: not s.slug_valid, lambda s: {"slug": s.slug}),
+    Check("slug", "slug_reserved", errors.SLUG_RESERVED,
+          lambda s: s.slug_valid and s.slug in RESERVED_SLUGS, lambda s: {"slug": s.slug}),
+    Check("slug", "slug_too_long", errors.SLUG_TOO_LONG,
+          lambda s: s.slug_valid and s.slug not in RESERVED_SLUGS and len(s.slug) > SLUG_MAX),
+    Check("slug", "slug_taken", errors.SLUG_TAKEN,
+          lambda s: s.slug_valid and s.slug not in RESERVED_SLUGS and len(s.slug) <= SLUG_MAX
+          and s.slug_taken(),
+          lambda s: {"slug": s.slug}),
+    Check("date", "date_missing", errors.DATE_MISSING,
+          lambda s: not isinstance(s.get("date"), dt.date)),
+    Check("ruleset", "ruleset_unknown", errors.RULESET_UNKNOWN,
+          lambda s: s.defaults is None,
+          lambda s: {"key": s.ruleset, "known": ", ".join(s.rulesets)}),
+    Check("board", "board_unknown", errors.BOARD_UNKNOWN,
+          lambda s: s.get("board") not in s.boards,
+          lambda s: {"key": s.get("board"), "known": ", ".join(s.boards)}),
+    Check("table_size", "table_size_invalid", errors.TABLE_SIZE_INVALID,
+          lambda s: s.table_size is None),
+    Check("table_size", "table_size_ruleset", errors.TABLE_SIZE_RULESET,
+          lambda s: s.beyond_ruleset(s.table_size), lambda s: s.ruleset_sizes(s.table_size)),
+    Check("preliminary_rounds", "preliminary_rounds_invalid", errors.PRELIMINARY_ROUNDS_INVALID,
+          lambda s: not _within(s.get("preliminary_rounds"), 0, MAX_PRELIMINARY_ROUNDS),
+          lambda s: {"max": MAX_PRELIMINARY_ROUNDS}),
+    Check("format", "format_unknown", errors.FORMAT_UNKNOWN,
+          lambda s: s.get("format") not in Tournament.Format.values,
+          lambda s: {"key": s.get("format")}),
+    Check("larger_tables", "table_size_ruleset", errors.TABLE_SIZE_RULESET,
+          lambda s: s.largest != s.table_size
+          and s.defaults is not None and s.largest > s.defaults["players_max"],
+          lambda s: s.ruleset_sizes(s.largest)),
+    Placement(lambda s, problem: placement.check_points(
+        s.get("placement_points"), s.largest, problem)),
+    Placement(lambda s, problem: placement.check_tie_breaks(s.get("tie_breaks"), problem)),
+    Check("finalists", "finalists_invalid", errors.FINALISTS_INVALID,
+          lambda s: not placement.is_whole(s.get("finalists")) or s.get("finalists") < 2),
+    Check("finalists", "finalists_exceed_table", errors.FINALISTS_EXCEED_TABLE,
+          lambda s: placement.is_whole(s.get("finalists")) and s.get("finalists") >= 2
+          and s.get("final_decides") and s.largest and s.get("finalists") > s.largest,
+          lambda s: {"size": s.largest, "count": s.get("finalists")}),
+    *(
+        Check(name, "minutes_invalid", errors.MINUTES_INVALID, _minutes_invalid(name),
+              lambda s, name=name: {"setting": field_label(name), "max": MAX_MINUTES})
+        for name in ("time_limit_minutes", "auction_stop_minutes")
+    ),
+    Check("auction_stop_minutes", "auction_stop_after_limit", errors.AUCTION_STOP_AFTER_LIMIT,
+          lambda s: placement.is_whole(s.limit) and placement.is_whole(s.stop)
+          and s.stop >= s.limit
+          and not _minutes_invalid("time_limit_minutes")(s)
+          and not _minutes_invalid("auction_stop_minutes")(s),
+          lambda s: {"stop": s.stop, "limit": s.limit}),
+    Check("public_base_url", "public_base_url_invalid", errors.PUBLIC_BASE_URL_INVALID,
+          lambda s: s.get("public_base_url")
+          and not _PUBLIC_ADDRESS.fullmatch(str(s.get("public_base_url")))),
+    Check("time_limit_mode", "time_limit_mode_unknown", errors.TIME_LIMIT_MODE_UNKNOWN,
+          lambda s: s.get("time_limit_mode")
+          and s.get("time_limit_mode") not in Tournament.TimeLimitMode.values,
+          lambda s: {"key": s.get("time_limit_mode")}),
+)
 
 
 def validate_settings(values: Mapping[str, Any], *, tournament: Tournament | None = None) -> None:
     """Check a complete set of settings; raise :class:`SettingsInvalid` listing every problem."""
+    settings = _Settings(values, tournament)
     problems: list[Problem] = []
-
-    def problem(name: str, code: str, message: Any, /, **params: Any) -> None:
-        problems.append(Problem(name, code, message, params))
-
-    retention = values.get("retention_months")
-    if retention is not None and (
-        isinstance(retention, bool) or not isinstance(retention, int)
-        or not 1 <= retention <= RETENTION_MAX_MONTHS
-    ):
-        problem("retention_months", "retention_invalid",
-                _("Keep players' data: a number of months from 1 to %(max)s, or empty."),
-                max=RETENTION_MAX_MONTHS)
-    name = (values.get("name") or "").strip()
-    if not name:
-        problem("name", "name_missing", _("The tournament needs a name."))
-    elif len(name) > 200:
-        problem("name", "name_too_long", _("The name is longer than %(max)s characters."), max=200)
-
-    slug = values.get("slug") or ""
-    try:
-        validate_slug(slug)
-    except ValidationError:
-        problem(
-            "slug",
-            "slug_invalid",
-            _("The short name “%(slug)s” may only contain letters, digits, - and _."),
-            slug=slug,
-        )
-    else:
-        if slug in RESERVED_SLUGS:
-            problem("slug", "slug_reserved", _("The short name “%(slug)s” is reserved."), slug=slug)
-        elif len(slug) > 60:
-            problem("slug", "slug_too_long", _("The short name is longer than 60 characters."))
-        else:
-            others = Tournament.objects.filter(slug=slug)
-            if tournament is not None:
-                others = others.exclude(pk=tournament.pk)
-            if others.exists():
-                problem(
-                    "slug",
-                    "slug_taken",
-                    _("Another tournament already uses the short name “%(slug)s”."),
-                    slug=slug,
-                )
-
-    if not isinstance(values.get("date"), dt.date):
-        problem("date", "date_missing", _("The tournament needs a date."))
-
-    rulesets = dict(ruleset_choices())
-    ruleset_key = values.get("ruleset")
-    defaults = ruleset_defaults(ruleset_key) if ruleset_key in rulesets else None
-    if defaults is None:
-        problem(
-            "ruleset",
-            "ruleset_unknown",
-            _("There is no ruleset “%(key)s”. Known: %(known)s."),
-            key=ruleset_key,
-            known=", ".join(rulesets),
-        )
-    boards = dict(board_choices())
-    if values.get("board") not in boards:
-        problem(
-            "board",
-            "board_unknown",
-            _("There is no board “%(key)s”. Known: %(known)s."),
-            key=values.get("board"),
-            known=", ".join(boards),
-        )
-
-    def ruleset_size_problem(field: str, size: int) -> None:
-        problem(
-            field,
-            "table_size_ruleset",
-            _(
-                "The ruleset “%(ruleset)s” plays with %(min)s to %(max)s players per table, "
-                "not %(size)s."
-            ),
-            ruleset=ruleset_key,
-            min=defaults["players_min"],
-            max=defaults["players_max"],
-            size=size,
-        )
-
-    table_size = values.get("table_size")
-    if not placement.is_whole(table_size) or not 2 <= table_size <= 8:
-        problem("table_size", "table_size_invalid", _("A table seats between 2 and 8 players."))
-        table_size = None
-    elif defaults and not defaults["players_min"] <= table_size <= defaults["players_max"]:
-        ruleset_size_problem("table_size", table_size)
-
-    rounds = values.get("preliminary_rounds")
-    if not placement.is_whole(rounds) or not 0 <= rounds <= MAX_PRELIMINARY_ROUNDS:
-        problem(
-            "preliminary_rounds",
-            "preliminary_rounds_invalid",
-            _("The number of preliminary rounds must be between 0 and %(max)s."),
-            max=MAX_PRELIMINARY_ROUNDS,
-        )
-
-    if values.get("format") not in Tournament.Format.values:
-        problem(
-            "format",
-            "format_unknown",
-            _("There is no format “%(key)s”."),
-            key=values.get("format"),
-        )
-
-    largest = table_size + 1 if table_size and values.get("larger_tables") else table_size
-    if (
-        largest != table_size
-        and defaults
-        and largest is not None
-        and largest > defaults["players_max"]
-    ):
-        ruleset_size_problem("larger_tables", largest)
-    placement.check_points(values.get("placement_points"), largest, problem)
-    placement.check_tie_breaks(values.get("tie_breaks"), problem)
-
-    finalists = values.get("finalists")
-    if not placement.is_whole(finalists) or finalists < 2:
-        problem("finalists", "finalists_invalid", _("The final needs at least 2 players."))
-    elif values.get("final_decides") and largest and finalists > largest:
-        problem(
-            "finalists",
-            "finalists_exceed_table",
-            _(
-                "When the final decides, the final is one table: at most %(size)s players, "
-                "not %(count)s."
-            ),
-            size=largest,
-            count=finalists,
-        )
-
-    for name_ in ("time_limit_minutes", "auction_stop_minutes"):
-        minutes = values.get(name_)
-        if minutes is not None and (not placement.is_whole(minutes) or not 1 <= minutes <= MAX_MINUTES):
-            problem(
-                name_,
-                "minutes_invalid",
-                _(
-                    "The %(setting)s must be between 1 and %(max)s, or empty for the "
-                    "ruleset's value."
-                ),
-                setting=field_label(name_),
-                max=MAX_MINUTES,
-            )
-    limit = values.get("time_limit_minutes") or (defaults or {}).get("time_limit_minutes")
-    stop = values.get("auction_stop_minutes") or (defaults or {}).get("auction_stop_minutes")
-    if (
-        placement.is_whole(limit)
-        and placement.is_whole(stop)
-        and stop >= limit
-        and not any(p.field in ("time_limit_minutes", "auction_stop_minutes") for p in problems)
-    ):
-        problem(
-            "auction_stop_minutes",
-            "auction_stop_after_limit",
-            _("The auction stop (%(stop)s min) must come before the time limit (%(limit)s min)."),
-            stop=stop,
-            limit=limit,
-        )
-
-    address = values.get("public_base_url") or ""
-    if address and not _PUBLIC_ADDRESS.fullmatch(str(address)):
-        problem(
-            "public_base_url",
-            "public_base_url_invalid",
-            _("The public address must look like https://host.example.org (no path)."),
-        )
-
-    mode = values.get("time_limit_mode") or ""
-    if mode and mode not in Tournament.TimeLimitMode.values:
-        problem(
-            "time_limit_mode",
-            "time_limit_mode_unknown",
-            _("There is no time-limit mode “%(key)s”."),
-            key=mode,
-        )
-
+    for check in SETTINGS_CHECKS:
+        check.apply(settings, problems)
     if problems:
         raise SettingsInvalid(problems)
 
@@ -411,6 +331,9 @@ def _normalise(values: dict[str, Any]) -> dict[str, Any]:
     for name in ("name", "venue", "slug"):
         if isinstance(out.get(name), str):
             out[name] = out[name].strip()
+    for name in ("name", "venue"):  # shown publicly: no bidi or zero-width characters
+        if isinstance(out.get(name), str):
+            out[name] = visible_text(out[name]).strip()
     if out.get("time_limit_mode") is None:
         out["time_limit_mode"] = ""
     if out.get("public_base_url") is None:
@@ -476,12 +399,7 @@ def create_tournament(
         if preset not in PRESETS:
             raise SettingsInvalid(
                 [
-                    Problem(
-                        "preset",
-                        "preset_unknown",
-                        _("There is no format preset “%(key)s”."),
-                        {"key": preset},
-                    )
+                    Problem("preset", "preset_unknown", errors.PRESET_UNKNOWN, {"key": preset})
                 ]
             )
         settings.update(PRESETS[preset])

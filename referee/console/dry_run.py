@@ -17,7 +17,14 @@ from referee.console.picture import ending_bankruptcy
 from referee.feed import describe
 from referee.models import Game
 from referee.rules import BANK
-from referee.words import PAUSE_REASONS, PAY_REASONS, Names, Refusal, names_for, reason_label
+from referee.words import (
+    PAUSE_REASONS,
+    PAY_REASONS,
+    Names,
+    Refusal,
+    names_for,
+    reason_label,
+)
 
 #: What the banker reads when the previewed action ends the game (whole sentences: the reason
 #: inside a sentence frame came out as "Das Spiel endet (den zweiten Bankrott)").
@@ -159,50 +166,8 @@ def explain(engine: rules.Game, ev: Any, names: Names) -> list[str]:
                 "player": p(ev.get("player"))}]
         return [_("Still to play: %(players)s.") % {
             "players": ", ".join(p(key) for key in rest)}]
-    if kind == "deal" and deed:
-        if ruleset.deals_paid:
-            return [_("%(player)s is dealt %(deed)s and pays %(amount)s to the bank.") % {
-                "player": p(ev.get("player")), "deed": deed.name, "amount": deed.price}]
-        return [_("%(player)s is dealt %(deed)s free of charge.") % {
-            "player": p(ev.get("player")), "deed": deed.name}]
-    if kind == "buy" and deed:
-        return [_("%(player)s buys %(deed)s from the bank for %(amount)s.") % {
-            "player": p(ev.get("player")), "deed": deed.name, "amount": deed.price}]
-    if kind == "auction" and deed:
-        if ev.get("winner") is None:
-            return [_("No bid: %(deed)s stays with the bank.") % {"deed": deed.name}]
-        return [_("%(player)s wins %(deed)s (printed price %(printed)s) for %(amount)s, paid to "
-                  "the bank.") % {"player": p(ev.get("winner")), "deed": deed.name,
-                                  "printed": deed.price, "amount": ev.get("price")}]
-    if kind == "build" and deed:
-        level = state.level.get(deed.key, 0)
-        cost = rules.build_cost(state, deed.key)
-        if level == ruleset.max_houses:
-            return [_("Hotel on %(deed)s for %(amount)s; its %(houses)s houses go back to the "
-                      "bank. The bank has %(hotels)s hotels.") % {
-                "deed": deed.name, "amount": cost, "houses": ruleset.max_houses,
-                "hotels": state.hotels_in_bank}]
-        return [_("House %(number)s on %(deed)s for %(amount)s. The bank has %(houses)s "
-                  "houses.") % {"number": level + 1, "deed": deed.name, "amount": cost,
-                                "houses": state.houses_in_bank}]
-    if kind == "sell_building" and deed:
-        level = state.level.get(deed.key, 0)
-        value = rules.building_sale_value(state, deed.key)
-        if level > ruleset.max_houses:
-            return [_("Sell the hotel on %(deed)s: %(amount)s back; %(houses)s houses return to "
-                      "the street (the bank has %(bank)s).") % {
-                "deed": deed.name, "amount": value, "houses": ruleset.max_houses,
-                "bank": state.houses_in_bank}]
-        return [_("Sell a house on %(deed)s: %(amount)s back (half price).") % {
-            "deed": deed.name, "amount": value}]
-    if kind == "mortgage" and deed:
-        return [_("Mortgage %(deed)s: the bank pays %(amount)s.") % {
-            "deed": deed.name, "amount": rules.mortgage_value(state, deed.key)}]
-    if kind == "unmortgage" and deed:
-        return [_("Pay off %(deed)s: %(amount)s (mortgage %(mortgage)s + 10 %% interest, "
-                  "rounded up).") % {
-            "deed": deed.name, "amount": rules.payoff_cost(state, deed.key),
-            "mortgage": rules.mortgage_value(state, deed.key)}]
+    if kind in DEED_KINDS and deed:
+        return _explain_deed(state, ev, deed, p)
     if kind == "trade":
         return _explain_trade(state, ev, names)
     if kind == "jail":
@@ -226,14 +191,76 @@ def explain(engine: rules.Game, ev: Any, names: Names) -> list[str]:
     if kind == "bankrupt":
         return _explain_bankrupt(state, ev, names)
     if kind == "void":
-        target = ev.get("event")
-        events = engine.events
-        if isinstance(target, int) and 0 <= target < len(events):
-            return [_("Cancel event %(index)s: %(event)s. Reason: %(reason)s") % {
-                "index": target, "event": describe(events[target], names),
-                "reason": ev.get("reason", "")}]
-        return []
+        return _explain_void(engine, ev, names)
     return [describe(ev, names)] if kind else []
+
+
+#: The kinds of event on one deed, explained by :func:`_explain_deed`.
+DEED_KINDS = frozenset({"deal", "buy", "auction", "build", "sell_building", "mortgage",
+                        "unmortgage"})
+
+
+def _explain_deed(state, ev: dict, deed, p) -> list[str]:
+    """A deal, purchase, auction, building, sale, mortgage or pay-off of ``deed``: what it
+    costs or brings."""
+    ruleset = state.rules
+    kind = ev.get("type")
+    if kind == "deal":
+        if ruleset.deals_paid:
+            return [_("%(player)s is dealt %(deed)s and pays %(amount)s to the bank.") % {
+                "player": p(ev.get("player")), "deed": deed.name, "amount": deed.price}]
+        return [_("%(player)s is dealt %(deed)s free of charge.") % {
+            "player": p(ev.get("player")), "deed": deed.name}]
+    if kind == "buy":
+        return [_("%(player)s buys %(deed)s from the bank for %(amount)s.") % {
+            "player": p(ev.get("player")), "deed": deed.name, "amount": deed.price}]
+    if kind == "auction":
+        if ev.get("winner") is None:
+            return [_("No bid: %(deed)s stays with the bank.") % {"deed": deed.name}]
+        return [_("%(player)s wins %(deed)s (printed price %(printed)s) for %(amount)s, paid to "
+                  "the bank.") % {"player": p(ev.get("winner")), "deed": deed.name,
+                                  "printed": deed.price, "amount": ev.get("price")}]
+    if kind == "build":
+        level = state.level.get(deed.key, 0)
+        cost = rules.build_cost(state, deed.key)
+        if level == ruleset.max_houses:
+            return [_("Hotel on %(deed)s for %(amount)s; its %(houses)s houses go back to the "
+                      "bank. The bank has %(hotels)s hotels.") % {
+                "deed": deed.name, "amount": cost, "houses": ruleset.max_houses,
+                "hotels": state.hotels_in_bank}]
+        return [_("House %(number)s on %(deed)s for %(amount)s. The bank has %(houses)s "
+                  "houses.") % {"number": level + 1, "deed": deed.name, "amount": cost,
+                                "houses": state.houses_in_bank}]
+    if kind == "sell_building":
+        level = state.level.get(deed.key, 0)
+        value = rules.building_sale_value(state, deed.key)
+        if level > ruleset.max_houses:
+            return [_("Sell the hotel on %(deed)s: %(amount)s back; %(houses)s houses return to "
+                      "the street (the bank has %(bank)s).") % {
+                "deed": deed.name, "amount": value, "houses": ruleset.max_houses,
+                "bank": state.houses_in_bank}]
+        return [_("Sell a house on %(deed)s: %(amount)s back (half price).") % {
+            "deed": deed.name, "amount": value}]
+    if kind == "mortgage":
+        return [_("Mortgage %(deed)s: the bank pays %(amount)s.") % {
+            "deed": deed.name, "amount": rules.mortgage_value(state, deed.key)}]
+    if kind == "unmortgage":
+        return [_("Pay off %(deed)s: %(amount)s (mortgage %(mortgage)s + 10 %% interest, "
+                  "rounded up).") % {
+            "deed": deed.name, "amount": rules.payoff_cost(state, deed.key),
+            "mortgage": rules.mortgage_value(state, deed.key)}]
+    raise ValueError(f"not an event on one deed: {kind}")
+
+
+def _explain_void(engine: rules.Game, ev: dict, names: Names) -> list[str]:
+    """Which event a correction cancels, and why."""
+    target = ev.get("event")
+    events = engine.events
+    if isinstance(target, int) and 0 <= target < len(events):
+        return [_("Cancel event %(index)s: %(event)s. Reason: %(reason)s") % {
+            "index": target, "event": describe(events[target], names),
+            "reason": ev.get("reason", "")}]
+    return []
 
 
 def _explain_pay(state, ev, names: Names, deed) -> list[str]:
@@ -292,10 +319,14 @@ def _explain_bankrupt(state, ev, names: Names) -> list[str]:
     ending = ending_bankruptcy(state)
     deeds = state.deeds_of(player)
     building_money = sum(state.level.get(x.key, 0) * (x.house_cost // 2) for x in deeds)
-    cash = max(state.cash[player], 0)
+    cash = state.cash[player]
+    shortfall = _money(-cash) if cash < 0 else ""
     lines = []
     if creditor == BANK:
         lines.append(_("%(player)s is bankrupt to the bank.") % {"player": p(player)})
+        if shortfall:
+            lines.append(_("The bank absorbs the shortfall of %(shortfall)s (cash below zero).")
+                         % {"shortfall": shortfall})
         if deeds:
             lines.append(_("Back to the bank, free of mortgage: %(deeds)s.") % {
                 "deeds": ", ".join(x.name for x in deeds)})
@@ -306,27 +337,47 @@ def _explain_bankrupt(state, ev, names: Names) -> list[str]:
     else:
         lines.append(_("%(player)s is bankrupt to %(creditor)s.") % {
             "player": p(player), "creditor": p(creditor)})
-        lines.append(_("%(creditor)s receives %(amount)s: cash %(cash)s + buildings sold to the "
-                       "bank at half price %(buildings)s.") % {
-            "creditor": p(creditor), "amount": cash + building_money, "cash": cash,
-            "buildings": building_money})
+        if shortfall:
+            # RULESETS.md, "Bankruptcy with negative cash": the creditor pays the shortfall back.
+            lines.append(_("%(player)s stands at %(cash)s: %(creditor)s pays back the shortfall "
+                           "of %(shortfall)s.") % {
+                "player": p(player), "creditor": p(creditor), "cash": _money(cash),
+                "shortfall": shortfall})
+            if building_money:
+                lines.append(_("%(creditor)s receives %(amount)s for the buildings sold to the "
+                               "bank at half price.") % {
+                    "creditor": p(creditor), "amount": building_money})
+        else:
+            lines.append(_("%(creditor)s receives %(amount)s: cash %(cash)s + buildings sold to "
+                           "the bank at half price %(buildings)s.") % {
+                "creditor": p(creditor), "amount": cash + building_money, "cash": cash,
+                "buildings": building_money})
         if deeds:
             lines.append(_("%(creditor)s receives the deeds: %(deeds)s.") % {
                 "creditor": p(creditor), "deeds": ", ".join(x.name for x in deeds)})
         pay_off = ev.get("unmortgage") if isinstance(ev.get("unmortgage"), list) else []
-        for x in deeds:
-            if x.key not in state.mortgaged:
-                continue
-            if ending:
-                lines.append(_("%(deed)s stays mortgaged; no interest (the game ends).") % {
-                    "deed": x.name})
-            elif x.key in pay_off:
-                lines.append(_("%(player)s pays off %(deed)s now: %(amount)s.") % {
-                    "player": p(creditor), "deed": x.name,
-                    "amount": rules.payoff_cost(state, x.key)})
-            else:
-                lines.append(_("%(deed)s stays mortgaged: %(player)s pays %(amount)s interest "
-                               "now (a later pay-off costs another 10 %%).") % {
-                    "player": p(creditor), "deed": x.name,
-                    "amount": rules.interest_due(state, x.key)})
+        lines.extend(_inherited_mortgages(state, deeds, creditor=p(creditor), pay_off=pay_off,
+                                          ending=ending))
+    return lines
+
+
+def _inherited_mortgages(state, deeds, *, creditor: str, pay_off: list, ending: bool) -> list[str]:
+    """What the creditor does with each mortgaged deed received: nothing when the game ends,
+    else pay it off now or pay the interest."""
+    lines = []
+    for x in deeds:
+        if x.key not in state.mortgaged:
+            continue
+        if ending:
+            lines.append(_("%(deed)s stays mortgaged; no interest (the game ends).") % {
+                "deed": x.name})
+        elif x.key in pay_off:
+            lines.append(_("%(player)s pays off %(deed)s now: %(amount)s.") % {
+                "player": creditor, "deed": x.name,
+                "amount": rules.payoff_cost(state, x.key)})
+        else:
+            lines.append(_("%(deed)s stays mortgaged: %(player)s pays %(amount)s interest "
+                           "now (a later pay-off costs another 10 %%).") % {
+                "player": creditor, "deed": x.name,
+                "amount": rules.interest_due(state, x.key)})
     return lines

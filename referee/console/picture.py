@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy
 from referee import engine_cache, rules, selectors
 from referee.console import reasons
 from referee.feed import describe
-from referee.models import Game, GameResult
+from referee.models import Game, GameResult, Placement
 from referee.words import (
     END_REASONS,
     GROUP_LABELS,
@@ -100,6 +100,21 @@ def pending_auctions(engine: rules.Game) -> tuple[list[str], str]:
     return keys, reason if keys else ""
 
 
+def auctions_done(engine: rules.Game, reason: str) -> int:
+    """How many deeds the running walk-through has auctioned already, so that it counts through
+    the cards ("Deed 2 of 15" after the first, not "1 of 14"): the auctions since the auction
+    stop, or since the bankruptcy that gave the deeds back."""
+    if not reason:
+        return 0
+    opened_by = "bankrupt" if reason == "bankruptcy" else "auction_stop"
+    live = [(i, ev) for i, ev in enumerate(engine.events)
+            if i not in engine.voided and isinstance(ev, dict)]
+    start = max((i for i, ev in live if ev.get("type") == opened_by), default=None)
+    if start is None:
+        return 0
+    return sum(1 for i, ev in live if i > start and ev.get("type") == "auction")
+
+
 def ending_bankruptcy(state: rules.GameState) -> bool:
     """Would one more bankruptcy end the game? (the ruleset's end condition)."""
     count = len(state.bankrupt) + 1
@@ -137,12 +152,18 @@ def _deed_view(state: rules.GameState, deed, names: Names) -> dict[str, Any]:
         "hotel": level > top,
         "rent": None,
         "rent_dice": None,
+        "no_rent": "",
     }
     if owner is not None:
         if deed.kind == "utility":
             view["rent_dice"] = {d: rules.rent_due(state, key, dice=d) for d in range(2, 13)}
         else:
             view["rent"] = rules.rent_due(state, key)
+        # Why no rent is due, for the refusal the banker reads (not just "no rent").
+        if key in state.mortgaged:
+            view["no_rent"] = "mortgaged"
+        elif owner in state.in_jail and not state.rules.owner_in_jail_collects_rent:
+            view["no_rent"] = "jail"
     return view
 
 
@@ -160,19 +181,29 @@ def _pause_reason(engine: rules.Game) -> str:
 
 def build(
     game: Game, *, now: dt.datetime | None = None, selected: str | None = None,
-    feed_all: bool = False,
+    feed_all: bool = False, result: GameResult | None = None,
 ) -> dict[str, Any]:
-    """The whole console picture of a table (the cached engine, two or three small queries)."""
+    """The whole console picture of a table (the cached engine, one to three small queries).
+
+    ``result``: the game's result when the caller has it (a confirmation): not read again.
+    Once counted, the players' names come with the placements (one read for both)."""
     now = now or timezone.now()
     engine = engine_cache.engine_for(game)
     state = engine.state
     ruleset = state.rules
-    names = names_for(game, engine)
+    finished = engine.status == "finished"
+    placements = None
+    if finished:
+        result = result if result is not None else GameResult.objects.filter(game=game).first()
+        if result is not None:
+            placements = list(result.placements.select_related("player"))
+    people = {str(row.player_id): row.player for row in placements or ()}
+    names = names_for(game, engine,
+                      people=people if people and set(state.players) <= set(people) else None)
     deeds = [_deed_view(state, d, names) for d in state.board.deeds]
     by_key = {d["key"]: d for d in deeds}
     status = engine.status
     started = state.started
-    finished = status == "finished"
     live = started and status in ("setup", "running", "final_round")
     pending, pending_reason = pending_auctions(engine)
 
@@ -195,7 +226,6 @@ def build(
     auction_legal = bool(unowned) and live and _legal(
         engine, {"type": "auction", "deed": unowned[0]["key"], "winner": None, "price": 0}
     )
-    result = GameResult.objects.filter(game=game).first() if finished else None
     standings = [
         {"player": row.player, "name": names.player(row.player), "place": row.place,
          "bankrupt": row.bankrupt, "net_worth": row.net_worth,
@@ -228,6 +258,9 @@ def build(
         "players": players,
         "active_players": active,
         "selected": selected,
+        # The deal the ruleset asks for before the clock starts (the start sheet warns).
+        "deals_dealt": sum(p["deals"] for p in active) if ruleset.deal_count else 0,
+        "deals_due": ruleset.deal_count * len(active),
         "first_to_deal": next(
             (p["key"] for p in active if p["deals"] < ruleset.deal_count), None
         ),
@@ -239,6 +272,7 @@ def build(
         "build_groups": _build_groups(state, by_key, players),
         "auction_legal": auction_legal,
         "pending_auctions": [by_key[k] for k in pending],
+        "auctions_done": auctions_done(engine, pending_reason),
         "pending_reason": pending_reason,
         "bank": {"houses": state.houses_in_bank, "hotels": state.hotels_in_bank},
         "next_bankruptcy_ends": ending_bankruptcy(state),
@@ -253,7 +287,7 @@ def build(
             selectors.dispute_note_label(result, game.table.banker_id)
             if result is not None and result.status == GameResult.Status.DISPUTED else ""
         ),
-        "count_rows": _count_rows(result, standings),
+        "count_rows": _count_rows(placements, standings),
         "js_data": {
             **_js_data(game, players, deeds, clock, status, pending),
             # the deal is answered in the browser (no round trip per tapped deed)
@@ -320,14 +354,16 @@ def _build_groups(state, by_key, players) -> list[dict[str, Any]]:
     return out
 
 
-def _count_rows(result: GameResult | None, standings: list[dict]) -> list[dict[str, Any]]:
+def _count_rows(
+    placements: list[Placement] | None, standings: list[dict]
+) -> list[dict[str, Any]]:
     """The placements as counted once there is a count, else the live standings."""
-    if result is None:
+    if placements is None:
         return standings
     return [
         {"player": str(row.player_id), "name": row.player.name, "place": row.place,
          "bankrupt": row.bankrupt, "net_worth": row.net_worth, "breakdown": row.breakdown}
-        for row in result.placements.select_related("player")
+        for row in placements
     ]
 
 
@@ -396,7 +432,8 @@ def _js_data(game, players, deeds, clock, status, pending) -> dict[str, Any]:
             d["key"]: {
                 "name": d["name"], "kind": d["kind"], "owner": d["owner"], "price": d["price"],
                 "level": d["level"], "mortgaged": d["mortgaged"], "rent": d["rent"],
-                "rent_dice": d["rent_dice"], "house_cost": d["house_cost"],
+                "rent_dice": d["rent_dice"], "no_rent": d["no_rent"],
+                "house_cost": d["house_cost"],
                 "mortgage": d["mortgage"], "payoff": d["payoff"], "sale_value": d["sale_value"],
             }
             for d in deeds
@@ -416,11 +453,14 @@ def _feed(engine: rules.Game, names: Names, feed_all: bool) -> list[dict[str, An
         ev = events[index]
         kind = ev.get("type") if isinstance(ev, dict) else None
         at = parse_at(ev.get("at")) if isinstance(ev, dict) else None
+        made = parse_at(ev.get("made_at")) if isinstance(ev, dict) else None
         out.append({
             "index": index,
             "type": kind,
             "text": describe(ev, names),
             "at": timezone.localtime(at) if at else None,
+            # made offline, arrived later (``referee.services.made_at``)
+            "made_at": timezone.localtime(made) if made else None,
             "voided": index in voided,
             "voidable": kind in VOIDABLE and index not in voided,
         })

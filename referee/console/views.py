@@ -7,54 +7,82 @@ from __future__ import annotations
 
 import json
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.middleware.csrf import get_token
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, render, resolve_url
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
-from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_POST
 
 from config.errors import DomainError
 from config.inputs import clean_note
 from config.ratelimit import check_confirmation_attempt
-from referee import errors, services
-from referee.models import Game
+from config.safekeeping import CopyNote, take_copy_note
+from referee import answer_cache, errors, results, selectors, services
+from referee.console import dry_run, fragment, picture
+from referee.console.js_strings import JS_STRINGS
+from referee.models import Game, GameResult
 from tournament import access
 from tournament.models import Table
 
-from . import dry_run, picture
-
 MAIN_TEMPLATE = "referee/console/_main.html"
+#: How often an open console asks the state API whether its table changed (mostly a 304 of
+#: a few small reads, no lock): another phone's action shows within 2 s, like the public pages.
+FOLLOW_POLL_MS = 1000
+
+
+def _table(table_id: int) -> Table:
+    return get_object_or_404(
+        Table.objects.select_related("round__tournament", "banker", "game"), pk=table_id
+    )
 
 
 def _table_and_game(request: HttpRequest, table_id: int) -> tuple[Table, Game]:
-    table = get_object_or_404(
-        Table.objects.select_related("round__tournament", "banker"), pk=table_id
-    )
+    """The table and its game, for whoever may run the table (PermissionDenied otherwise)."""
+    table = _table(table_id)
     if not access.can_run_table(request, table):
         raise PermissionDenied
-    game = services.ensure_game(table=table)
+    return table, _game(request, table)
+
+
+def _game(request: HttpRequest, table: Table) -> Game:
+    """The table's game. A GET only reads (README): a table nobody has played at yet shows
+    the unsaved game its seating gives, an untouched game follows the seating in memory; a
+    post creates (or updates) the row before it writes."""
+    if request.method in ("GET", "HEAD"):
+        game = selectors.table_game(table)
+        services.follow_seating(game, table=table)
+    else:
+        game = services.ensure_game(table=table)
     now = timezone.now()
     due = [moment for moment in (game.auction_stop_due, game.time_up_due) if moment]
-    if any(moment <= now for moment in due):
-        # The embedded default has no timer: the next request records what is due.
+    if game.pk is not None and any(moment <= now for moment in due):
+        # The one write a read makes (README): without a timer the next request for the
+        # table records the deadline that is due (idempotent, like the timers and the sweep).
         services.enforce_deadlines(game_id=game.pk, now=now)
         game.refresh_from_db()
     game.table = table
-    return table, game
+    return game
 
 
 def _may_confirm_as_head_referee(request: HttpRequest, table: Table) -> bool:
     return access.is_head_referee(request.user, table.round.tournament_id)
 
 
-def _context(request: HttpRequest, table: Table, game: Game, **extra) -> dict:
+def _context(request: HttpRequest, table: Table, game: Game, *,
+             result: GameResult | None = None, **extra) -> dict:
     selected = request.GET.get("player") or request.POST.get("player") or None
     feed_all = request.GET.get("feed") == "all"
-    context = picture.build(game, selected=selected, feed_all=feed_all)
+    context = picture.build(game, selected=selected, feed_all=feed_all, result=result)
+    # The state the fragment shows, as the state API names it: the console's polls ask
+    # "changed since?" from here (a 304 while nothing changed, no fragment fetched).
+    context["js_data"]["state_etag"] = answer_cache.state_etag(
+        table_id=table.pk, game=game, private=True)
     context.update(
         table=table,
         head_referee=(
@@ -70,34 +98,61 @@ def _context(request: HttpRequest, table: Table, game: Game, **extra) -> dict:
 
 
 def _urls(table: Table) -> dict[str, str]:
+    page_url = reverse("banker:table", args=[table.pk])
     return {
-        "page": reverse("banker:table", args=[table.pk]),
+        "page": page_url,
         "main": reverse("banker:console-main", args=[table.pk]),
         "check": reverse("banker:console-check", args=[table.pk]),
         "count": reverse("banker:console-count", args=[table.pk]),
         "confirm": reverse("banker:console-confirm", args=[table.pk]),
         "dispute": reverse("banker:console-dispute", args=[table.pk]),
+        "reopen_count": reverse("banker:console-reopen-count", args=[table.pk]),
         "events": reverse("table-events", args=[table.pk]),
         "state": reverse("table-state", args=[table.pk]),
+        # A held action's way back: log in again, then come back to the console.
+        "login": f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': page_url})}",
     }
 
 
 @require_GET
 def page(request: HttpRequest, table_id: int) -> HttpResponse:
     """The whole console of one table (the clock, the current mode, the queue)."""
-    table, game = _table_and_game(request, table_id)
-    context = _context(request, table, game)
+    table = _table(table_id)
+    if not access.can_run_table(request, table):
+        return _how_to_open(request, table)
+    context = _context(request, table, _game(request, table))
     context["i18n"] = js_strings()
-    context["config"] = {"table": table.pk, "urls": context["urls"], "csrf": get_token(request)}
+    context["config"] = {
+        "table": table.pk, "urls": context["urls"], "csrf": get_token(request),
+        "csrf_cookie": settings.CSRF_COOKIE_NAME, "follow_ms": FOLLOW_POLL_MS,
+    }
     return render(request, "referee/console.html", context)
 
 
-@gzip_page  # ~70 KB of HTML, ~8 KB on the wire; the fragment holds no CSRF token (BREACH)
+def _how_to_open(request: HttpRequest, table: Table) -> HttpResponse:
+    """The console refused: a banker holding the table's link has no account to log in with,
+    so say how this table opens (the link or QR code on the table card, or the banker's or
+    referee's login, which comes back here)."""
+    login = f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': request.get_full_path()})}"
+    return render(request, "referee/console_closed.html",
+                  {"table": table, "login_url": login}, status=403)
+
+
 @require_GET
 def main(request: HttpRequest, table_id: int) -> HttpResponse:
-    """The fragment below the clock, re-fetched by htmx after every successful post."""
+    """The fragment below the clock (after an action it comes with the post's answer instead:
+    ``main_html``): ~70 KB of HTML, compressed, and 304 while the table is as the console has
+    it. It holds no CSRF token (BREACH)."""
     table, game = _table_and_game(request, table_id)
-    return render(request, MAIN_TEMPLATE, _context(request, table, game))
+    return fragment.conditional(
+        request, etag=fragment.etag(request, table=table, game=game),
+        render=lambda: main_html(request, table=table, game=game),
+    )
+
+
+def main_html(request: HttpRequest, *, table: Table, game: Game) -> str:
+    """The fragment as ``main`` renders it, for a game the caller has (the console's post)."""
+    return render_to_string(MAIN_TEMPLATE, _context(request, table, game), request=request)
 
 
 @require_POST
@@ -134,10 +189,11 @@ def count(request: HttpRequest, table_id: int) -> HttpResponse:
             "The table changed meanwhile (queued cash counts are still being sent?). "
             "Check the count and press the button again."))
     try:
-        services.count_result(game_id=game.pk, author=_author(request))
+        result = results.count_result(game_id=game.pk, author=_author(request, table))
     except DomainError as error:
         return _render_main(request, table, game, error=error)
-    return _render_main(request, table, game, notice=_("Counted. Now a second person confirms."))
+    return _render_main(request, table, game, notice=_("Counted. Now a second person confirms."),
+                        result=result)
 
 
 @require_POST
@@ -147,18 +203,32 @@ def confirm(request: HttpRequest, table_id: int) -> HttpResponse:
     head_referee = request.POST.get("head_referee") == "1"
     if head_referee and not _may_confirm_as_head_referee(request, table):
         raise PermissionDenied
+    take_copy_note()  # a note left by an earlier request of this thread is not this one's
     try:
         if not head_referee:
             check_confirmation_attempt(request, table.pk)  # 4 digits must not be guessable
-        services.confirm_result(
-            game_id=game.pk, code=request.POST.get("code", ""), by=_author(request),
+        result = results.confirm_result(
+            game_id=game.pk, code=request.POST.get("code", ""), by=_author(request, table),
             head_referee=head_referee,
         )
     except DomainError as error:
         # 429 once the table's code is blocked: the console shows the answer all the same.
         return _render_main(request, table, game, error=error,
                             status=429 if isinstance(error, errors.CodesExhausted) else 200)
-    return _render_main(request, table, game, notice=_("The result is confirmed and final."))
+    note = take_copy_note()
+    return _render_main(request, table, game, notice=_confirmed_notice(note),
+                        notice_warning=note is not None and not note.made, result=result)
+
+
+def _confirmed_notice(note: CopyNote | None) -> str:
+    """"Confirmed", and on the event laptop whether the backup copy exists (README: the banker
+    sees "confirmed" with the copy made; without a copy the organizer must know)."""
+    if note is None:
+        return _("The result is confirmed and final.")
+    if note.made:
+        return _("The result is confirmed and final. A backup copy of it has been made.")
+    return _("The result is confirmed and stored on the laptop, but NO backup copy could be "
+             "made: tell the organizer (check the USB stick).")
 
 
 @require_POST
@@ -172,20 +242,39 @@ def dispute(request: HttpRequest, table_id: int) -> HttpResponse:
         return _render_main(request, table, game, error=_(
             "Write down what is disputed: the head referee reads the note."))
     try:
-        services.dispute_result(game_id=game.pk, note=note, by=_author(request))
+        results.dispute_result(game_id=game.pk, note=note, by=_author(request, table))
     except DomainError as error:
         return _render_main(request, table, game, error=error)
     return _render_main(request, table, game, notice=_(
         "The result is disputed: it waits for the head referee."))
 
 
-def _author(request: HttpRequest):
-    return request.user if request.user.is_authenticated else None
+@require_POST
+def reopen_count(request: HttpRequest, table_id: int) -> HttpResponse:
+    """“Reopen the count”: the pending count goes, the game takes corrections again."""
+    table, game = _table_and_game(request, table_id)
+    try:
+        results.reopen_count(game_id=game.pk, by=_author(request, table))
+    except DomainError as error:
+        return _render_main(request, table, game, error=error)
+    return _render_main(request, table, game, notice=_(
+        "The count is reopened: correct the game, then count again."))
+
+
+def _author(request: HttpRequest, table: Table):
+    """The logged-in user, or the banker whose private link this session opened."""
+    return access.table_author(request, table)
 
 
 def _render_main(request: HttpRequest, table: Table, game: Game, *, error=None, notice=None,
-                 status: int = 200):
-    game.refresh_from_db()
+                 status: int = 200, notice_warning: bool = False,
+                 result: GameResult | None = None):
+    """The fragment after a post. ``result``: the one the post just wrote, with its game as
+    read under the lock: neither is read again."""
+    if result is not None and GameResult.game.is_cached(result):
+        game = result.game
+    else:
+        game.refresh_from_db()
     game.table = table
     message = None
     if isinstance(error, DomainError):
@@ -195,88 +284,12 @@ def _render_main(request: HttpRequest, table: Table, game: Game, *, error=None, 
     elif error:
         message = {"detail": str(error), "message_de": "", "message_en": ""}
     return render(
-        request, MAIN_TEMPLATE, _context(request, table, game, error=message, notice=notice),
+        request, MAIN_TEMPLATE, _context(request, table, game, result=result, error=message,
+                                         notice=notice, notice_warning=notice_warning),
         status=status,
     )
 
 
 def js_strings() -> dict[str, str]:
     """The strings console.js shows, translated on the server (JS has no catalogue)."""
-    return {
-        "bank": _("the bank"),
-        "game_time": _("Game time"),
-        "offline": _("Offline"),
-        "offline_queued": _("Offline – %(n)s queued"),
-        # A page kept by the service worker, opened without network (HH:MM of the kept state).
-        "offline_stale": _("Offline – state as of %(time)s"),
-        "offline_stale_one": _("Offline – state as of %(time)s; 1 action waiting"),
-        "offline_stale_many": _("Offline – state as of %(time)s; %(n)s actions waiting"),
-        "sending": _("Sending %(n)s …"),
-        "queued": _("%(n)s queued"),
-        "online": _("Online"),
-        "checking": _("Asking the rules engine …"),
-        "not_checked": _(
-            "Offline: the server cannot check this now. It is queued and checked when the "
-            "network is back."),
-        "confirm": _("Confirm"),
-        "sent": _("Recorded"),
-        "queued_one": _("Queued (offline): %(label)s"),
-        "conflict_title": _("Not recorded – please decide"),
-        "conflict_stale": _(
-            "The table changed before this was sent (another device, or the server's clock "
-            "recorded the auction stop or the time limit)."),
-        "conflict_refused": _("The rules engine refused this queued action:"),
-        "drop": _("Drop this action"),
-        "resend": _("Send it against the current state"),
-        "reload": _("Reload the page"),
-        "session": _("Not allowed: log in again or open the banker link again."),
-        "server_error": _("The server had a problem; it will be tried again."),
-        "auction_stop_in": _("Auction stop in"),
-        "auction_stop_now": _("Auction stop now"),
-        "auction_stop_done": _("Auction stop done"),
-        "limit_in": _("Limit in"),
-        "time_up": _("Time is up"),
-        "not_started": _("Not started"),
-        "paused": _("PAUSED"),
-        "game_over": _("Game over"),
-        "choose_deed": _("Choose a deed."),
-        "choose_player": _("Choose a player."),
-        "choose_winner": _("Choose the winner, or “No bid”."),
-        "enter_amount": _("Enter an amount."),
-        "min_bid": _("The minimum bid is %(n)s."),
-        "choose_dice": _("Enter the dice total (2–12)."),
-        "no_rent": _("No rent is due on this deed now."),
-        "nothing": _("Nothing to do: nothing was changed."),
-        "reason_needed": _("Give a reason."),
-        "cash_for_deeds": _("Only the side that receives deeds can pay cash."),
-        "trade_needs_deeds": _("Choose the deeds that change hands."),
-        "max_deals": _("%(name)s gets only %(n)s more."),
-        "refused": _("Refused"),
-        "label_start": _("Start the clock"),
-        "label_pause": _("Pause"),
-        "label_resume": _("Resume"),
-        "label_end": _("Last turn played"),
-        "label_on_turn": _("On turn at time: %(player)s"),
-        "label_turn_played": _("Last turn played: %(player)s"),
-        "label_deal": _("%(player)s is dealt %(deeds)s"),
-        # the deal's answer, computed in the browser (same words as the server's check)
-        "deal_paid": _("%(player)s is dealt %(deed)s and pays %(amount)s to the bank."),
-        "deal_free": _("%(player)s is dealt %(deed)s free of charge."),
-        "cash_head": _("Cash"),
-        "before": _("before"),
-        "change": _("change"),
-        "after": _("after"),
-        "label_buy": _("%(player)s buys %(deed)s"),
-        "label_auction": _("Auction of %(deed)s"),
-        "label_rent": _("%(player)s pays rent for %(deed)s"),
-        "label_pay": _("%(player)s: payment of %(amount)s"),
-        "label_buildings": _("%(player)s: buildings"),
-        "label_mortgage": _("%(player)s: mortgages"),
-        "label_trade": _("Trade %(player)s ↔ %(partner)s"),
-        "label_jail": _("%(player)s goes to jail"),
-        "label_release": _("%(player)s leaves jail"),
-        "label_cash": _("%(player)s: cash %(amount)s"),
-        "label_bankrupt": _("%(player)s is bankrupt"),
-        "label_void": _("Correction of event %(index)s"),
-        "label_count": _("Counted cash"),
-    }
+    return {key: str(text) for key, text in JS_STRINGS.items()}

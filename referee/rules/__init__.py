@@ -35,7 +35,7 @@ Records (``record``)
     ``referee.rules.simulate.random_game`` / ``random_step``.
 """
 
-from .board import (
+from referee.rules.board import (
     BOARD_KEYS,
     Board,
     BoardError,
@@ -45,11 +45,16 @@ from .board import (
     get_board,
     load_board,
 )
-from .codes import CODES
-from .contract import BANK, EVENT_TYPES, FORMAT, PROJECT_EVENT_TYPES
-from .engine import Game, check_event
-from .errors import RecordError, RefereeError, RuleViolation
-from .queries import (
+from referee.rules.codes import CODES
+from referee.rules.contract import (
+    BANK,
+    EVENT_TYPES,
+    FORMAT,
+    PROJECT_EVENT_TYPES,
+)
+from referee.rules.engine import Game, check_event
+from referee.rules.errors import RecordError, RefereeError, RuleViolation
+from referee.rules.queries import (
     NetWorth,
     Standing,
     build_cost,
@@ -63,8 +68,13 @@ from .queries import (
     standings,
     unowned_deeds,
 )
-from .record import Record, parse_record, replay, replay_result
-from .rulesets import (
+from referee.rules.record import (
+    Record,
+    parse_record,
+    replay,
+    replay_result,
+)
+from referee.rules.rulesets import (
     RULESETS,
     BuildingShortage,
     EndCondition,
@@ -74,7 +84,7 @@ from .rulesets import (
     WinnerRule,
     get_ruleset,
 )
-from .state import GameState
+from referee.rules.state import GameState
 
 __all__ = [
     "BANK",

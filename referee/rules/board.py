@@ -361,18 +361,23 @@ def _build(
         squares.append(s)
     if not squares:
         raise BoardError("the board has no squares", line=max(last_line, 1), unit=unit)
-    n = len(squares)
-    for position in range(n):
-        if position not in seen_positions:
-            bad = max(seen_positions)
-            raise BoardError(
-                f"positions must be 0..{n - 1}: {position} is missing, {bad} is out of range",
-                line=seen_positions[bad],
-                unit=unit,
-            )
+    _check_positions(seen_positions, count=len(squares), unit=unit)
     if not any(s.is_deed for s in squares):
         raise BoardError("the board has no deeds", line=last_line, unit=unit)
     return Board(squares, key=key, name=name, money_scale=money_scale)
+
+
+def _check_positions(seen_positions: dict[int, int], *, count: int, unit: str) -> None:
+    """The squares' positions are 0 to count - 1, each once (``seen_positions``: position →
+    line)."""
+    for position in range(count):
+        if position not in seen_positions:
+            bad = max(seen_positions)
+            raise BoardError(
+                f"positions must be 0..{count - 1}: {position} is missing, {bad} is out of range",
+                line=seen_positions[bad],
+                unit=unit,
+            )
 
 
 def board_from_csv(text: str, *, key: str, name: str = "", money_scale: int = 1) -> Board:

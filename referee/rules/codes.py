@@ -36,13 +36,14 @@ CODES: dict[str, Text] = {
         "{deed} ist keine Straße – nur Straßen werden bebaut",
         "{deed} is not a street — only streets take buildings",
     ),
+    # {field} names the amount in words ("Die Zahlung" / "the payment"): the console shows these
     "amount_too_large": Text(
-        "Der Betrag in „{field}“ ist zu groß: höchstens {maximum}, nicht {value}",
-        "the amount in '{field}' is too large: at most {maximum}, not {value}",
+        "{field} ist zu groß: höchstens {maximum}, nicht {value}",
+        "{field} is too large: at most {maximum}, not {value}",
     ),
     "bad_amount": Text(
-        "Der Betrag in „{field}“ muss eine ganze Zahl ab {minimum} sein, nicht {value}",
-        "the amount in '{field}' must be a whole number of at least {minimum}, not {value}",
+        "{field} muss eine ganze Zahl ab {minimum} sein, nicht {value}",
+        "{field} must be a whole number of at least {minimum}, not {value}",
     ),
     "bad_time": Text(
         "„{at}“ ist keine Uhrzeit nach ISO 8601 mit Zeitzone",

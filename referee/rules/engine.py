@@ -54,11 +54,26 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .board import Board, get_board
-from .contract import BANK, EVENT_TYPES, FINISHED, FORMAT, PROJECT_EVENT_TYPES, RUNNING, SETUP
-from .errors import RecordError, RuleViolation
-from .fields import _MISSING, _TEXT, _WHOLE, _field, _parse_at, _refuse
-from .handlers_clock import (
+from referee.rules.board import Board, get_board
+from referee.rules.contract import (
+    BANK,
+    EVENT_TYPES,
+    FINISHED,
+    FORMAT,
+    PROJECT_EVENT_TYPES,
+    RUNNING,
+    SETUP,
+)
+from referee.rules.errors import RecordError, RuleViolation
+from referee.rules.fields import (
+    _MISSING,
+    _TEXT,
+    _WHOLE,
+    _field,
+    _parse_at,
+    _refuse,
+)
+from referee.rules.handlers_clock import (
     _auction_stop,
     _end,
     _on_turn,
@@ -68,10 +83,25 @@ from .handlers_clock import (
     _time_up,
     _turn_played,
 )
-from .handlers_deeds import _auction, _build, _buy, _deal, _mortgage, _sell_building, _unmortgage
-from .handlers_money import _bankrupt, _cash, _jail, _pay, _release, _trade
-from .rulesets import Ruleset, get_ruleset
-from .state import GameState
+from referee.rules.handlers_deeds import (
+    _auction,
+    _build,
+    _buy,
+    _deal,
+    _mortgage,
+    _sell_building,
+    _unmortgage,
+)
+from referee.rules.handlers_money import (
+    _bankrupt,
+    _cash,
+    _jail,
+    _pay,
+    _release,
+    _trade,
+)
+from referee.rules.rulesets import Ruleset, get_ruleset
+from referee.rules.state import GameState
 
 __all__ = [
     "BANK",
@@ -233,6 +263,17 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<Game {self.ruleset.key} on {self.board.key}: {len(self._events)} events, {self.status}>"
+
+    def copy(self) -> Game:
+        """An independent copy to change while others read this one (events are never changed
+        once applied, so the record's list is copied, not its events)."""
+        twin = Game.__new__(Game)
+        twin.ruleset, twin.rules, twin.board = self.ruleset, self.rules, self.board
+        twin.players, twin.ledger = self.players, self.ledger
+        twin._events = list(self._events)
+        twin._voided = set(self._voided)
+        twin._state = self._state.copy()
+        return twin
 
     # ---- changing
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from .codes import text
+from referee.rules.codes import text
 
 __all__ = ["Localized", "RecordError", "RefereeError", "RuleViolation", "describe_event"]
 

@@ -7,10 +7,10 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
-from .board import Square
-from .contract import BANK
-from .errors import Localized, RuleViolation
-from .state import GameState
+from referee.rules.board import Square
+from referee.rules.contract import BANK
+from referee.rules.errors import Localized, RuleViolation
+from referee.rules.state import GameState
 
 _MISSING = object()
 _PLAYER = Localized("ein Spieler (Text)", "a player (text)")
@@ -21,6 +21,19 @@ _WHOLE = Localized("eine ganze Zahl", "a whole number")
 _BOOL = Localized("true oder false", "true or false")
 _TEXT = Localized("ein Text", "a text")
 _TIME = Localized("ein Zeitpunkt (Text)", "a time (text)")
+# An amount's field in words for the refusals a banker reads ("amount" is no German word).
+_AMOUNT_WORDS = {
+    "amount": Localized("Die Zahlung", "the payment"),
+    "price": Localized("Der Preis", "the price"),
+    "cash": Localized("Der Barbetrag", "the cash amount"),
+}
+_COUNTED = Localized("Der gezählte Betrag", "the counted amount")  # a ``cash`` event's amount
+
+
+def _amount_words(ev: Mapping[str, Any], name: str) -> Localized:
+    if ev.get("type") == "cash" and name == "amount":
+        return _COUNTED
+    return _AMOUNT_WORDS.get(name, Localized(f"Der Betrag „{name}“", f"the amount '{name}'"))
 
 
 def _refuse(code: str, idx: int | None, ev: Any, **params: Any) -> RuleViolation:
@@ -109,10 +122,11 @@ def _amount(
     if type(value) is not int:
         raise _refuse("wrong_type", idx, ev, field=name, expected=_WHOLE)
     if value < minimum:
-        raise _refuse("bad_amount", idx, ev, field=name, minimum=minimum, value=value)
-    if value > s.rules.max_amount:
-        raise _refuse("amount_too_large", idx, ev, field=name, maximum=s.rules.max_amount,
+        raise _refuse("bad_amount", idx, ev, field=_amount_words(ev, name), minimum=minimum,
                       value=value)
+    if value > s.rules.max_amount:
+        raise _refuse("amount_too_large", idx, ev, field=_amount_words(ev, name),
+                      maximum=s.rules.max_amount, value=value)
     return value
 
 

@@ -7,10 +7,15 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from .contract import FINAL_ROUND, FINISHED
-from .fields import _clock, _clock_td, _player, _refuse
-from .rulesets import TimeLimitMode
-from .state import GameState
+from referee.rules.contract import FINAL_ROUND, FINISHED
+from referee.rules.fields import (
+    _clock,
+    _clock_td,
+    _player,
+    _refuse,
+)
+from referee.rules.rulesets import TimeLimitMode
+from referee.rules.state import GameState
 
 
 def _start(s: GameState, ev: Any, idx: int | None, at: datetime | None, commit: bool) -> None:

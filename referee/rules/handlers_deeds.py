@@ -7,9 +7,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from .board import Square
-from .contract import SETUP
-from .fields import (
+from referee.rules.board import Square
+from referee.rules.contract import SETUP
+from referee.rules.fields import (
     _MISSING,
     _afford,
     _amount,
@@ -21,7 +21,7 @@ from .fields import (
     _player,
     _refuse,
 )
-from .state import GameState
+from referee.rules.state import GameState
 
 
 def _deal(s: GameState, ev: Any, idx: int | None, at: datetime | None, commit: bool) -> None:

@@ -8,12 +8,21 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from .board import Square
-from .contract import BANK
-from .fields import _TEXT, _afford, _amount, _built_in_group, _deed_list, _flag, _player, _refuse
-from .handlers_clock import _finish, drop_from_final_turns
-from .rulesets import EndCondition
-from .state import GameState
+from referee.rules.board import Square
+from referee.rules.contract import BANK
+from referee.rules.fields import (
+    _TEXT,
+    _afford,
+    _amount,
+    _built_in_group,
+    _deed_list,
+    _flag,
+    _player,
+    _refuse,
+)
+from referee.rules.handlers_clock import _finish, drop_from_final_turns
+from referee.rules.rulesets import EndCondition
+from referee.rules.state import GameState
 
 
 def _take_over_costs(
@@ -132,6 +141,20 @@ def _ending_bankruptcy(s: GameState) -> str | None:
     return None
 
 
+def _buildings_to_bank(s: GameState, deeds: list[Square]) -> None:
+    """A bankrupt player's houses and hotels go back to the bank."""
+    level = s.level
+    top = s.rules.max_houses
+    for d in deeds:
+        lvl = level.get(d.key, 0)
+        if lvl:
+            if lvl > top:
+                s.hotels_in_bank += 1
+            else:
+                s.houses_in_bank += lvl
+            level[d.key] = 0
+
+
 def _bankrupt(s: GameState, ev: Any, idx: int | None, at: datetime | None, commit: bool) -> None:
     player = _player(s, ev, idx)
     creditor = _player(s, ev, idx, "creditor", bank=True)
@@ -145,9 +168,12 @@ def _bankrupt(s: GameState, ev: Any, idx: int | None, at: datetime | None, commi
     if pay_off and ending:
         raise _refuse("unmortgage_moot", idx, ev)
     level = s.level
-    # Buildings go back to the bank at half price; the money goes to the creditor.
+    # Buildings go back to the bank at half price; the money goes to the creditor. Cash below
+    # zero (a payment booked past the warning) was money the player never had: a player
+    # creditor pays the shortfall back, the bank absorbs it (RULESETS.md, "Bankruptcy with
+    # negative cash").
     building_money = sum(level.get(d.key, 0) * (d.house_cost // 2) for d in deeds)
-    money = max(s.cash[player], 0) + building_money
+    money = s.cash[player] + building_money
     bank_cost = 0
     if creditor != BANK:
         bank_cost = _take_over_costs(s, deeds, pay_off, idx, ev, interest=ending is None)
@@ -162,15 +188,7 @@ def _bankrupt(s: GameState, ev: Any, idx: int | None, at: datetime | None, commi
             )
     if not commit:
         return
-    top = s.rules.max_houses
-    for d in deeds:
-        lvl = level.get(d.key, 0)
-        if lvl:
-            if lvl > top:
-                s.hotels_in_bank += 1
-            else:
-                s.houses_in_bank += lvl
-            level[d.key] = 0
+    _buildings_to_bank(s, deeds)
     s.cash[player] = 0
     if creditor == BANK:
         for d in deeds:

@@ -6,12 +6,12 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from .board import Square
-from .contract import BANK
-from .engine import Game, check_event
-from .errors import RuleViolation
-from .rulesets import MortgagedGroupRent
-from .state import GameState
+from referee.rules.board import Square
+from referee.rules.contract import BANK
+from referee.rules.engine import Game, check_event
+from referee.rules.errors import RuleViolation
+from referee.rules.rulesets import MortgagedGroupRent
+from referee.rules.state import GameState
 
 __all__ = [
     "NetWorth",

@@ -10,13 +10,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from .board import Board, get_board
-from .contract import FINISHED, FORMAT
-from .engine import Game
-from .errors import RecordError
-from .queries import standings
-from .rulesets import Ruleset, get_ruleset
-from .state import GameState
+from referee.rules.board import Board, get_board
+from referee.rules.contract import FINISHED, FORMAT
+from referee.rules.engine import Game
+from referee.rules.errors import RecordError
+from referee.rules.queries import standings
+from referee.rules.rulesets import Ruleset, get_ruleset
+from referee.rules.state import GameState
 
 __all__ = ["FORMAT", "Record", "parse_record", "replay", "replay_result"]
 

@@ -15,7 +15,7 @@ import typing
 from dataclasses import dataclass
 from typing import Any
 
-from .board import Board
+from referee.rules.board import Board
 
 __all__ = [
     "RULESETS",

@@ -12,10 +12,10 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta, timezone
 from typing import Any, TypeVar
 
-from .contract import BANK, FINAL_ROUND, FINISHED
-from .engine import Game
-from .errors import RuleViolation
-from .queries import legal_actions, unowned_deeds
+from referee.rules.contract import BANK, FINAL_ROUND, FINISHED
+from referee.rules.engine import Game
+from referee.rules.errors import RuleViolation
+from referee.rules.queries import legal_actions, unowned_deeds
 
 __all__ = ["random_game", "random_step"]
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from .board import Board, Square
-from .contract import SETUP
-from .rulesets import Ruleset
+from referee.rules.board import Board, Square
+from referee.rules.contract import SETUP
+from referee.rules.rulesets import Ruleset
 
 
 class GameState:
@@ -79,6 +79,17 @@ class GameState:
         # In the last round of turns (finish-round mode, ``time_up`` naming whose turn it was):
         # the players still to play, in seat order; None when not known.
         self.final_turns: tuple[str, ...] | None = None
+
+    def copy(self) -> GameState:
+        """An independent copy: the handlers change only these top-level containers (of
+        strings, numbers and tuples), so copying each of them is enough."""
+        twin = GameState.__new__(GameState)
+        for name in GameState.__slots__:
+            value = getattr(self, name)
+            if type(value) in (dict, set, list):
+                value = type(value)(value)
+            setattr(twin, name, value)
+        return twin
 
     # ---- derived facts the rules and the queries share
 

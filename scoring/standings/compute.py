@@ -3,13 +3,19 @@
 A tournament ranks its players by its format's primary measure, then by its tie-break chain.
 Only confirmed results count; provisional ones (running games, unconfirmed counts) are carried
 along for display, marked, and never change a total.
+
+Two steps, so that stored lines can be placed again on read: ``compute_standings`` tallies the
+figures and settles each group head-to-head must decide (``tie_order``, ``tie_break``: decided
+by the group alone); ``place_lines`` orders lines by their figures and lots and those notes,
+and gives the places, the deciding key and the qualification. A place shifts
+with every result above it, the figures do not: stored, only the lines a result touches change.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cmp_to_key
 
@@ -33,6 +39,7 @@ class GameResultRow:
     bankrupt: bool = False
     final: bool = True  # confirmed; False: provisional (shown, never counted)
     is_final_round: bool = False
+    complete: bool = True  # its round is closed (what held results publish)
 
 
 @dataclass(slots=True)
@@ -49,6 +56,11 @@ class PlayerLine:
     qualified: bool = False
     final_place: int | None = None
     deducted: int = 0  # penalty points already subtracted from ``points``
+    #: Among lines equal on the chain's keys before head-to-head (and on a final's place): its
+    #: turn, 0 unless head-to-head reorders the group, and the key that put it below the line
+    #: before it (``_settle_ties``).
+    tie_order: int = 0
+    tie_break: str = ""
 
     def measure(self, key: str) -> int:
         return getattr(self, key)
@@ -81,6 +93,107 @@ def compute_standings(
     deductions: Mapping[int, int] | None = None,
 ) -> list[PlayerLine]:
     """Rank every player; equal on every criterion → equal rank (shared place)."""
+    lines, meetings, final_places = _tally(players, results, settings, deductions or {})
+    for player, place in final_places.items():
+        lines[player].final_place = place
+    _settle_ties(list(lines.values()), settings, _comparison(settings, meetings))
+    return place_lines(lines.values(), settings=settings)
+
+
+def place_lines(lines: Iterable[PlayerLine], *, settings: Settings) -> list[PlayerLine]:
+    """Order lines by their figures and settled ties, and give each its rank, the key that
+    decided it and whether it qualifies: the same for lines just computed and lines read back
+    from storage. A final's places come first (who played it), then every other line with a
+    confirmed result; who has none yet is not ranked ("not played yet", never placed by lot)
+    and listed last, by id."""
+    prefix, rest = _split_chain(settings)
+    lines = list(lines)
+    ahead = {line.player: _values(line, prefix, settings) for line in lines}
+
+    def key(line: PlayerLine) -> tuple:
+        return (*ahead[line.player], line.tie_order, *_values(line, rest, settings), line.player)
+
+    finalists = sorted((line for line in lines if line.final_place is not None),
+                       key=lambda line: (line.final_place, *key(line)))
+    ranked = sorted((line for line in lines if line.final_place is None and line.games), key=key)
+    unranked = sorted((line for line in lines if line.final_place is None and not line.games),
+                      key=lambda line: line.player)
+
+    def decided(above: PlayerLine, below: PlayerLine) -> str:
+        """The key that puts ``below`` under ``above`` (its neighbour); "" when equal."""
+        for name, a, b in zip(prefix, ahead[above.player], ahead[below.player], strict=True):
+            if a != b:
+                return name
+        return below.tie_break  # one group: settled when computed
+
+    ordered = finalists + ranked
+    for line in lines:
+        line.rank, line.decided_by, line.qualified = 0, "", False
+    boundaries = _lot_boundaries(settings, qualifying=not finalists)
+    _rank(ordered, decided, decisive=_decisive_lots(ordered, decided, boundaries))
+    if not finalists:
+        for line in ordered[: settings.finalists]:
+            line.qualified = True
+    return ordered + unranked
+
+
+def _chain(settings: Settings) -> list[str]:
+    primary = PRIMARY.get(settings.format, "points")
+    return [primary] + [key for key in settings.tie_breaks if key != primary]
+
+
+def _split_chain(settings: Settings) -> tuple[list[str], list[str]]:
+    """The chain's keys before head-to-head and after it: each a value of the line alone (a
+    figure, or its lot). Head-to-head compares two lines: it is settled where it matters,
+    within the group of lines equal on the first keys (``_settle_ties``)."""
+    chain = _chain(settings)
+    if "head_to_head" not in chain:
+        return chain, []
+    cut = chain.index("head_to_head")
+    return chain[:cut], [key for key in chain[cut + 1:] if key != "head_to_head"]
+
+
+def _values(line: PlayerLine, keys: Sequence[str], settings: Settings) -> tuple:
+    """The line's values of ``keys``, each sorting better first."""
+    return tuple(_lot_key(settings.lot_seed, line.player) if key == "lot" else -line.measure(key)
+                 for key in keys)
+
+
+def _settle_ties(
+    lines: list[PlayerLine], settings: Settings,
+    compare: Callable[[PlayerLine, PlayerLine], tuple[int, str]],
+) -> None:
+    """Order each group of ranked lines equal on the keys before head-to-head (and on a
+    final's place) by the whole chain, and note what a read needs to order them so again:
+    ``tie_order``, 0 unless head-to-head puts a line before one that the later keys (and
+    then the id) would put first, and ``tie_break``, the key that puts a line below the one
+    before it. Only the group's lines and their meetings decide these, so a result elsewhere
+    leaves them as they were, and a line joining a group moves no other line's turn."""
+    prefix, rest = _split_chain(settings)
+    groups: dict[tuple, list[PlayerLine]] = defaultdict(list)
+    for line in lines:
+        line.tie_order, line.tie_break = 0, ""
+        if line.games or line.final_place is not None:
+            groups[(line.final_place, *_values(line, prefix, settings))].append(line)
+    for group in groups.values():
+        if len(group) < 2:  # a group of one is settled
+            continue
+        group.sort(key=cmp_to_key(lambda a, b: compare(a, b)[0]))
+        turn, before = 0, None
+        for index, line in enumerate(group):
+            after = (*_values(line, rest, settings), line.player)
+            if before is not None and after < before:
+                turn += 1  # head-to-head put it here, against the later keys
+            line.tie_order, before = turn, after
+            line.tie_break = compare(group[index - 1], line)[1] if index else ""
+
+
+def _tally(
+    players: Iterable[int], results: Iterable[GameResultRow], settings: Settings,
+    deductions: Mapping[int, int],
+) -> tuple[dict[int, PlayerLine], dict[tuple[int, int], list[int]], dict[int, int]]:
+    """Each player's line (rounds, points, sums, wins, deductions), who met whom at a table
+    ((a, b) → [+1 where a placed better, −1 where worse]) and the places at a deciding final."""
     lines = {pid: PlayerLine(pid) for pid in players}
     meetings: dict[tuple[int, int], list[int]] = defaultdict(list)  # (a, b) → [+1 a better …]
     final_places: dict[int, int] = {}
@@ -107,7 +220,7 @@ def compute_standings(
         line.best_net_worth = max(line.best_net_worth, row.net_worth)
         if row.place == 1:
             line.table_wins += 1
-    for player, points in (deductions or {}).items():
+    for player, points in deductions.items():
         line = lines.setdefault(player, PlayerLine(player))
         line.points -= points
         line.deducted = points
@@ -116,9 +229,14 @@ def compute_standings(
             for b in rows:
                 if a.player < b.player and a.place != b.place:
                     meetings[(a.player, b.player)].append(1 if a.place < b.place else -1)
+    return lines, meetings, final_places
 
-    primary = PRIMARY.get(settings.format, "points")
-    chain = [primary] + [key for key in settings.tie_breaks if key != primary]
+
+def _comparison(
+    settings: Settings, meetings: Mapping[tuple[int, int], list[int]]
+) -> Callable[[PlayerLine, PlayerLine], tuple[int, str]]:
+    """The order of two lines by the format's measure, then the tie-breaks in turn."""
+    chain = _chain(settings)
 
     def head_to_head(a: PlayerLine, b: PlayerLine) -> int:
         low, high = sorted((a.player, b.player))
@@ -142,25 +260,16 @@ def compute_standings(
                     return diff, key
         return 0, ""
 
-    ordered = sorted(lines.values(), key=cmp_to_key(lambda a, b: compare(a, b)[0]))
-    if settings.final_decides and final_places:
-        finalists = sorted(
-            (line for line in ordered if line.player in final_places),
-            key=lambda line: final_places[line.player],
-        )
-        for line in finalists:
-            line.final_place = final_places[line.player]
-        # Equal places at the final table are broken by the chain (the final must name one winner).
-        finalists.sort(key=cmp_to_key(
-            lambda a, b: (a.final_place - b.final_place) or compare(a, b)[0]
-        ))
-        rest = [line for line in ordered if line.player not in final_places]
-        ordered = finalists + rest
-    # Who has no confirmed result yet is not ranked ("not played yet"), not placed by lot.
-    unranked = [line for line in ordered if line.games == 0 and line.final_place is None]
-    ordered = [line for line in ordered if line.games or line.final_place is not None]
-    boundaries = _lot_boundaries(settings, qualifying=not final_places)
-    decisive = _decisive_lots(ordered, compare, boundaries)
+    return compare
+
+
+def _rank(
+    ordered: list[PlayerLine], decided: Callable[[PlayerLine, PlayerLine], str], *,
+    decisive: set[int],
+) -> None:
+    """Ranks in order: a final's places first, then shared where nothing tells two lines apart
+    (a lot only where it decides something: ``decisive`` positions). ``decided``: the key
+    that puts a line under its neighbour above, "" when they are equal."""
     previous: PlayerLine | None = None
     for position, line in enumerate(ordered, start=1):
         if previous is None:
@@ -168,24 +277,17 @@ def compute_standings(
         elif previous.final_place is not None and line.final_place is not None:
             line.rank = position
             line.decided_by = (
-                "final" if previous.final_place != line.final_place else compare(previous, line)[1]
+                "final" if previous.final_place != line.final_place else decided(previous, line)
             )
         elif previous.final_place is not None:
             line.rank, line.decided_by = position, "final"
         else:
-            diff, key = compare(previous, line)
+            key = decided(previous, line)
             if key == "lot" and position not in decisive:
-                diff, key = 0, ""  # a tie that decides nothing is shared, not drawn
-            line.rank = position if diff else previous.rank
+                key = ""  # a tie that decides nothing is shared, not drawn
+            line.rank = position if key else previous.rank
             line.decided_by = key
         previous = line
-    if not final_places:
-        for line in ordered[: settings.finalists]:
-            line.qualified = True
-    for line in sorted(unranked, key=lambda line: line.player):
-        line.rank = 0
-        line.decided_by = ""
-    return ordered + sorted(unranked, key=lambda line: line.player)
 
 
 PODIUM = 3
@@ -199,7 +301,7 @@ def _lot_boundaries(settings: Settings, *, qualifying: bool) -> set[int]:
     return lines
 
 
-def _decisive_lots(ordered: list[PlayerLine], compare, boundaries: set[int]) -> set[int]:
+def _decisive_lots(ordered: list[PlayerLine], decided, boundaries: set[int]) -> set[int]:
     """Positions whose lot with the line above counts: its tied group (equal but for the lot)
     spans a boundary. One pass over the neighbours."""
     decisive: set[int] = set()
@@ -207,7 +309,7 @@ def _decisive_lots(ordered: list[PlayerLine], compare, boundaries: set[int]) -> 
     for position in range(2, len(ordered) + 2):
         tied = position <= len(ordered) and (
             ordered[position - 1].final_place is None
-            and compare(ordered[position - 2], ordered[position - 1])[1] == "lot"
+            and decided(ordered[position - 2], ordered[position - 1]) == "lot"
         )
         if tied:
             continue

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from . import services
+from scoring.standings import services
 
 
 @shared_task(name="scoring.recompute_standings", acks_late=True)

@@ -1,5 +1,6 @@
 """The one trigger for recomputing standings: their inputs changed (a result was counted,
-confirmed, disputed or re-counted; a round was closed).
+confirmed, disputed or re-counted: the step ``on_result`` of ``settings.RESULT_STEPS``; a
+round was closed, a penalty recorded: ``standings_changed``).
 
 The recompute runs right after commit, in the request that changed the result: the hall sees
 a confirmed result as soon as the banker's phone does, not after a worker's round trip (the
@@ -15,7 +16,9 @@ import logging
 from django.db import transaction
 
 from config.queue import enqueue
+from referee.changes import ResultChange
 from scoring.standings import services, tasks
+from tournament.models import Tournament
 
 logger = logging.getLogger("scoring.standings")
 
@@ -24,9 +27,15 @@ def standings_changed(*, tournament_id: int) -> None:
     transaction.on_commit(lambda: _recompute_now(tournament_id))
 
 
-def _recompute_now(tournament_id: int) -> None:
+def on_result(change: ResultChange) -> None:
+    """Step after a changed result (``settings.RESULT_STEPS``; already after commit): the
+    tournament read with the change is not read again."""
+    _recompute_now(change.tournament_id, tournament=change.tournament)
+
+
+def _recompute_now(tournament_id: int, *, tournament: Tournament | None = None) -> None:
     try:
-        services.recompute_standings(tournament_id=tournament_id)
+        services.recompute_standings(tournament_id=tournament_id, tournament=tournament)
     except Exception:  # noqa: BLE001 - the change is committed; the worker tries again
         logger.exception("standings of tournament %s left to the worker", tournament_id)
         enqueue(tasks.recompute_standings, tournament_id)

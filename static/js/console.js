@@ -7,8 +7,17 @@
  * Every action goes through send(): the queue gives each event an idempotency key, keeps it in
  * localStorage (per table) and flushes it in order to the events API with the expected sequence
  * number. Without network the queue waits (and says so); when the network is back it is sent
- * with the same keys. A 409/422 stops the flush and the banker decides: drop or reload.
- * Page fragments come from the server (htmx); strings come translated from the server.
+ * with the same keys. A 409/422 stops the flush and the banker decides: drop or reload. An
+ * action the session refused (expired, link revoked) is kept and sent again once the console
+ * opens with a session again (a new page, the banker back from the login, the retry button).
+ * Page fragments come from the server: after an action with the post's answer (one request per
+ * action), else by htmx; strings come translated from the server.
+ *
+ * The console follows the table like the public pages: every second (while it is seen) it asks
+ * the state API whether the table changed since the state its fragment shows (the fragment
+ * carries that state's ETag: a 304 costs a few small reads, no lock). Only a change fetches the
+ * fragment (itself ETag/304); the clock and the extra-time chip follow the state at once. A
+ * phone woken up, a page shown again by Back/Forward (bfcache) ask at once.
  *
  * A service worker (/banker/sw.js) keeps the page, its fragment and the static files, so that a
  * reload without network still opens the console: such a page is marked data-source="cache", the
@@ -23,27 +32,41 @@
   const cfg = JSON.parse(document.getElementById("console-config").textContent);
   const I18N = JSON.parse(document.getElementById("console-i18n").textContent);
   const PKEY = "monopoly-console:player:" + cfg.table;
-  const { $, $$, esc, int, LIVE, createClock, createActions, createConflictBox } =
-    window.MonopolyConsole;
-  const t = window.MonopolyConsole.translator(I18N);
+  const MCS = window.MCS;
+  const { $, $$, esc, int, translator } = MCS.util;
+  const { LIVE, createClock, createActions, createConflictBox } = MCS.console;
+  const t = translator(I18N);
 
   let data = { players: [], deeds: {}, seq: 0, pending: [] };
   let online = navigator.onLine !== false;
   let refreshWhenClosed = false;
-  let stateEtag = null;
+  let keptMain = null; // a post's fragment that came while a sheet was open
+  let stateEtag = null; // the state the console shows, as the state API names it
+  let polling = false;
   let stale = null; // {time: "HH:MM"} while the fragment on screen is a kept copy, not the server's
   const asked = {};
 
+  // The CSRF token as the cookie has it now: a login in another tab (or the banker link
+  // opened again) brings a new one, and a held action is sent with it.
+  function csrfToken() {
+    const name = (cfg.csrf_cookie || "csrftoken") + "=";
+    const found = document.cookie.split(";").map((c) => c.trim()).find((c) => c.startsWith(name));
+    return found ? decodeURIComponent(found.slice(name.length)) : cfg.csrf;
+  }
   const conflictBox = createConflictBox({
-    t, conflict: () => queue.conflict(), checkUrl: cfg.urls.check, csrf: cfg.csrf,
+    t, conflict: () => queue.conflict(), checkUrl: cfg.urls.check, csrf: csrfToken,
+    loginUrl: cfg.urls.login,
   });
-  const queue = window.ConsoleQueue.create({
+  const queue = MCS.queue.create({
     key: "monopoly-console:queue:" + cfg.table,
     url: cfg.urls.events,
-    headers: { "X-CSRFToken": cfg.csrf },
+    headers: () => ({ "X-CSRFToken": csrfToken() }),
+    // The answer to the last action carries the fragment for the player on screen.
+    fragment: () => "fragment=main&player=" + encodeURIComponent(currentPlayer() || ""),
     change: renderQueue,
     online: setOnline,
-    state: (state) => clock.syncFromState(state),
+    // A post's answer names the state it leaves (the newest there is): polls ask from there.
+    state: (state) => { clock.syncFromState(state); if (state.etag) stateEtag = state.etag; },
     serverError: () => toast(t("server_error"), "warn"),
     conflict: showConflict,
   });
@@ -77,11 +100,15 @@
   }
 
   // ------------------------------------------------------------------ the fragment
-  function readMain() {
+  /** fresh: the fragment is a post's answer (the count, the confirmation): the newest state. */
+  function readMain(fresh) {
     const el = document.getElementById("console-data");
     if (!el) return;
     data = JSON.parse(el.textContent);
     queue.seq = data.seq;
+    // The page's own fragment says which state it shows. A fetched one may be the browser's
+    // kept copy (304) of an older state: the poll that fetched it knows better.
+    if ((fresh || stateEtag === null) && data.state_etag) stateEtag = data.state_etag;
     const main = $("#console-main");
     let c = data.clock;
     stale = main && main.dataset.source === "cache" ? { time: main.dataset.renderedTime || "" } : null;
@@ -126,12 +153,26 @@
   }, true);
 
   function refreshMain() {
+    keptMain = null; // the server's newest, not a kept answer
     if (dialogOpen()) {
       refreshWhenClosed = true;
       return Promise.resolve();
     }
     const url = cfg.urls.main + "?player=" + encodeURIComponent(currentPlayer() || "");
     return htmx.ajax("GET", url, { target: "#console-main", swap: "outerHTML" });
+  }
+
+  /** The fragment from a post's answer (no request of its own); htmx's afterSettle reads it. */
+  function showMain(html) {
+    const main = $("#console-main");
+    if (dialogOpen() || !main) {
+      keptMain = html;
+      refreshWhenClosed = true;
+      return;
+    }
+    keptMain = null;
+    htmx.swap(main, html, { swapStyle: "outerHTML", swapDelay: 0, settleDelay: 0 });
+    keepForOffline(html);
   }
 
   // ------------------------------------------------------------------ players
@@ -165,12 +206,24 @@
     else refreshMain();
   }
 
+  /** Has the table changed since the state on screen? A 304 mostly; a change brings the
+   * state (the clock and the extra-time chip follow it at once) and then the fragment. */
   async function syncState() {
-    if (queue.flushing) return;
+    if (queue.flushing || polling) return;
+    polling = true;
+    try {
+      await askState();
+    } finally {
+      polling = false;
+    }
+  }
+
+  async function askState() {
+    const since = stateEtag;
     let res;
     try {
-      const headers = stateEtag ? { "If-None-Match": stateEtag } : {};
-      res = await fetch(cfg.urls.state, { credentials: "same-origin", headers });
+      const headers = since ? { "If-None-Match": since } : {};
+      res = await fetch(cfg.urls.state, { credentials: "same-origin", cache: "no-store", headers });
     } catch (err) {
       setOnline(false);
       return;
@@ -181,10 +234,20 @@
       return;
     }
     if (res.status === 304 || !res.ok) return;
-    stateEtag = res.headers.get("ETag");
+    const etag = res.headers.get("ETag");
     const state = await res.json();
+    // A post answered meanwhile names its state itself: this answer is not newer news.
+    if (stateEtag !== since || queue.flushing) return;
+    stateEtag = etag;
     clock.syncFromState(state);
-    if (state.seq !== queue.seq && !queue.items().length) refreshMain();
+    if (!queue.items().length) refreshMain();
+  }
+
+  /** Catch up at once: a phone woken up, a page shown again (Back/Forward), the network back. */
+  function catchUp() {
+    if (queue.retrySession()) showConflict(); // perhaps logged in again meanwhile
+    if (queue.items().length) flush();
+    else syncState();
   }
 
   // ------------------------------------------------------------------ the queue on screen
@@ -204,7 +267,8 @@
       text = t(n === 0 ? "offline_stale" : n === 1 ? "offline_stale_one" : "offline_stale_many", params);
       kind = "offline";
     } else if (!online) {
-      text = t("offline_queued", { n });
+      // Nothing waiting: just "Offline" (no "0 queued").
+      text = n ? t("offline_queued", { n }) : t("offline");
       kind = "offline";
     } else if (n && queue.flushing) {
       // A normal post takes a few milliseconds: say "sending" only when it takes a while.
@@ -249,7 +313,7 @@
   }
 
   async function flush() {
-    if (queue.flushing) return;
+    if (queue.flushing) return null;
     // A normal post takes a few milliseconds: say "sending" only when it takes a while.
     const slow = setTimeout(renderQueue, 900);
     let done;
@@ -258,13 +322,15 @@
     } finally {
       clearTimeout(slow);
     }
-    if (!done) return;
+    if (!done) return done;
     if (done.sent) {
       if (done.last) toast(t("sent") + ": " + done.last, "ok");
-      refreshMain();
+      if (done.main) showMain(done.main);
+      else refreshMain();
     } else if (stale && online) {
       refreshMain();
     }
+    return done;
   }
 
   function showConflict() {
@@ -278,7 +344,8 @@
     }
     if (!queue.resolve(what)) return;
     showConflict();
-    flush().then(() => { if (!queue.items().length) refreshMain(); });
+    // A flush that sent something has redrawn the console already.
+    flush().then((done) => { if (!queue.items().length && !(done && done.sent)) refreshMain(); });
   }
 
   // ------------------------------------------------------------------ the engine's answer
@@ -321,7 +388,7 @@
     try {
       res = await fetch(cfg.urls.check, {
         method: "POST", credentials: "same-origin",
-        headers: { "Content-Type": "application/json", "X-CSRFToken": cfg.csrf },
+        headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
         body: JSON.stringify({ events: built.events }),
       });
     } catch (err) {
@@ -407,6 +474,12 @@
     const s0 = Number(main ? main.dataset.seq : -1);
     const r0 = Number(main ? main.dataset.rendered : -1);
     return s > s0 || (s === s0 && r > r0);
+  }
+  // The service worker keeps the newest fragment for a reload without network: one that came
+  // with a post's answer is handed to it (it never passed through the worker).
+  function keepForOffline(html) {
+    const worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+    if (worker) worker.postMessage({ type: "keep-main", url: cfg.urls.main, html });
   }
   function keepOffline() {
     if (!("serviceWorker" in navigator) || !window.caches || !root.dataset.sw) return;
@@ -508,7 +581,8 @@
   document.addEventListener("close", (e) => {
     if (e.target.tagName === "DIALOG" && refreshWhenClosed && !dialogOpen()) {
       refreshWhenClosed = false;
-      refreshMain();
+      if (keptMain) showMain(keptMain);
+      else refreshMain();
     }
   }, true);
   // A refused form field (a wrong confirmation code): its message sits right below the field;
@@ -520,7 +594,11 @@
     if (field) field.focus({ preventScroll: true });
     error.scrollIntoView({ block: "center" });
   }
-  document.body.addEventListener("htmx:afterSettle", () => { readMain(); showFieldError(); });
+  document.body.addEventListener("htmx:afterSettle", (e) => {
+    const config = e.detail && e.detail.requestConfig;
+    readMain(!!config && String(config.verb).toLowerCase() === "post");
+    showFieldError();
+  });
   document.body.addEventListener("htmx:sendError", () => setOnline(false));
   document.body.addEventListener("htmx:afterRequest", (e) => {
     if (e.detail.successful && !fromCache(e.detail.xhr)) setOnline(true);
@@ -536,13 +614,12 @@
   });
 
   window.addEventListener("online", () => { setOnline(true); flush(); syncState(); });
+  // Back/Forward may show this page from the browser's memory (bfcache) as it was when left.
+  window.addEventListener("pageshow", (e) => { if (e.persisted) catchUp(); });
   window.addEventListener("offline", () => setOnline(false));
   // A phone that slept: catch up with the server as soon as the console is seen again.
   document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible") {
-      if (queue.items().length) flush();
-      else syncState();
-    }
+    if (document.visibilityState === "visible") catchUp();
   });
   window.addEventListener("storage", (e) => { if (e.key === queue.key) renderQueue(); });
 
@@ -552,14 +629,21 @@
     if (q.length && !q[0].conflict && !queue.flushing) flush();
     else if (stale && !q.length) syncState(); // is the server back?
   }, 5000);
-  setInterval(() => { if (!queue.items().length) syncState(); }, 20000);
+  // Following the table: while the console is seen and nothing waits to be sent.
+  // (An action refused and waiting for the banker's decision: the clock still follows.)
+  setInterval(() => {
+    const q = queue.items();
+    if (!document.hidden && (!q.length || q[0].conflict)) syncState();
+  }, Math.max(500, Number(cfg.follow_ms) || 1000));
 
   // Expose a little for debugging in the hall (and for the browser tests' patience).
-  window.bankerConsole = { queue: queue.items, flush, refresh: refreshMain, send };
+  MCS.bankerConsole = { queue: queue.items, flush, refresh: refreshMain, send, state: () => stateEtag };
 
   readMain();
+  queue.retrySession(); // a new page: the session that refused a held action may be back
   showConflict();
   keepOffline();
   if (stale) refreshMain(); // the kept fragment may be newer than the kept page
   if (queue.items().length) flush();
+  else if (!stale) syncState(); // a page from the browser's cache may be old
 })();

@@ -11,64 +11,58 @@
 (function () {
   "use strict";
 
-  var skew = 0; // server clock minus browser clock, in milliseconds
+  const clock = window.MCS.clock;
+  let skew = 0; // server clock minus browser clock, in milliseconds
+  let findAgain = null; // the search box's "ask again" (setupFind), when the page has one
 
   function configureHtmx() {
     if (!window.htmx || !htmx.config) return;
-    var rules = htmx.config.responseHandling || [];
-    var has304 = rules.some(function (rule) { return String(rule.code) === "304"; });
+    const rules = htmx.config.responseHandling || [];
+    const has304 = rules.some((rule) => String(rule.code) === "304");
     if (!has304) rules.unshift({ code: "304", swap: false });
     htmx.config.responseHandling = rules;
   }
 
-  document.addEventListener("htmx:configRequest", function (event) {
-    var etag = event.detail.elt && event.detail.elt.dataset ? event.detail.elt.dataset.etag : "";
+  document.addEventListener("htmx:configRequest", (event) => {
+    const etag = event.detail.elt && event.detail.elt.dataset ? event.detail.elt.dataset.etag : "";
     if (etag) event.detail.headers["If-None-Match"] = etag;
   });
 
-  document.addEventListener("htmx:afterRequest", function (event) {
-    var xhr = event.detail.xhr;
+  document.addEventListener("htmx:afterRequest", (event) => {
+    const xhr = event.detail.xhr;
     if (!xhr) return;
-    var serverTime = Number(xhr.getResponseHeader("X-Server-Time"));
+    const serverTime = Number(xhr.getResponseHeader("X-Server-Time"));
     if (serverTime) skew = serverTime - Date.now();
     if (xhr.status === 200 && event.detail.elt && event.detail.elt.dataset) {
-      var etag = xhr.getResponseHeader("ETag");
+      const etag = xhr.getResponseHeader("ETag");
       if (etag) event.detail.elt.dataset.etag = etag;
     }
   });
 
   // --- clocks: game time from a base (running) or frozen seconds (paused, ended) ------------
 
-  function formatClock(seconds) {
-    var whole = Math.max(0, Math.floor(seconds));
-    var minutes = Math.floor(whole / 60);
-    var rest = whole % 60;
-    return minutes + ":" + (rest < 10 ? "0" : "") + rest;
-  }
-
   function tick() {
-    var now = Date.now() + skew;
-    var clocks = document.querySelectorAll("[data-clock]");
-    for (var i = 0; i < clocks.length; i++) {
-      var el = clocks[i];
-      var seconds;
+    const now = Date.now() + skew;
+    const clocks = document.querySelectorAll("[data-clock]");
+    for (let i = 0; i < clocks.length; i++) {
+      const el = clocks[i];
+      let seconds;
       if (el.dataset.base) seconds = now / 1000 - Number(el.dataset.base);
       else if (el.dataset.seconds) seconds = Number(el.dataset.seconds);
       else continue;
-      var text = formatClock(seconds);
+      const text = clock.format(seconds);
       if (el.textContent !== text) el.textContent = text;
     }
     // countdowns (hall screens): to a deadline in epoch seconds
-    var deadlines = document.querySelectorAll("[data-deadline]");
-    for (var j = 0; j < deadlines.length; j++) {
-      var left = Number(deadlines[j].dataset.deadline) - now / 1000;
-      var shown = formatClock(Math.max(0, left));
+    const deadlines = document.querySelectorAll("[data-deadline]");
+    for (let j = 0; j < deadlines.length; j++) {
+      const left = Number(deadlines[j].dataset.deadline) - now / 1000;
+      const shown = clock.format(left);
       if (deadlines[j].textContent !== shown) deadlines[j].textContent = shown;
     }
-    var wall = document.querySelector("[data-now]");
+    const wall = document.querySelector("[data-now]");
     if (wall) {
-      var date = new Date(now);
-      var text2 = String(date.getHours()).padStart(2, "0") + ":" + String(date.getMinutes()).padStart(2, "0");
+      const text2 = clock.timeOfDay(new Date(now));
       if (wall.textContent !== text2) wall.textContent = text2;
     }
   }
@@ -76,41 +70,41 @@
   // --- the projector: one slide at a time, the next every few seconds -----------------------
 
   function setupScreen() {
-    var screen = document.querySelector(".pub-screen");
+    const screen = document.querySelector(".pub-screen");
     if (!screen) return;
     screen.classList.add("js");
-    var interval = Math.max(3, Number(screen.dataset.interval) || 10) * 1000;
-    var counter = screen.querySelector("[data-slide-count]");
-    var current = 0;
-    var currentId = null;
-    var timer = null;
+    const interval = Math.max(3, Number(screen.dataset.interval) || 10) * 1000;
+    const counter = screen.querySelector("[data-slide-count]");
+    let current = 0;
+    let currentId = null;
+    let timer = null;
 
-    function slides() { return Array.prototype.slice.call(screen.querySelectorAll(".slide")); }
+    function slides() { return Array.from(screen.querySelectorAll(".slide")); }
 
     function show(index) {
-      var all = slides();
+      const all = slides();
       if (!all.length) return;
       current = ((index % all.length) + all.length) % all.length;
-      all.forEach(function (slide, i) { slide.classList.toggle("active", i === current); });
+      all.forEach((slide, i) => { slide.classList.toggle("active", i === current); });
       currentId = all[current].dataset.slide;
       if (counter) counter.textContent = (current + 1) + " / " + all.length;
     }
 
     function restart() {
       if (timer) clearInterval(timer);
-      timer = setInterval(function () { show(current + 1); }, interval);
+      timer = setInterval(() => { show(current + 1); }, interval);
     }
 
     // New content keeps the slide that is on screen (found by its id), or the same position.
-    document.addEventListener("htmx:afterSwap", function () {
-      var all = slides();
-      var found = -1;
-      for (var i = 0; i < all.length; i++) if (all[i].dataset.slide === currentId) found = i;
+    document.addEventListener("htmx:afterSwap", () => {
+      const all = slides();
+      let found = -1;
+      for (let i = 0; i < all.length; i++) if (all[i].dataset.slide === currentId) found = i;
       show(found >= 0 ? found : current);
       tick();
     });
 
-    document.addEventListener("keydown", function (event) {
+    document.addEventListener("keydown", (event) => {
       if (event.key === "ArrowRight" || event.key === " ") { show(current + 1); restart(); }
       else if (event.key === "ArrowLeft") { show(current - 1); restart(); }
       else if (event.key === "f") toggleFullscreen();
@@ -120,7 +114,7 @@
       if (document.fullscreenElement) document.exitFullscreen();
       else if (document.documentElement.requestFullscreen) document.documentElement.requestFullscreen();
     }
-    var button = screen.querySelector("[data-fullscreen]");
+    const button = screen.querySelector("[data-fullscreen]");
     if (button) button.addEventListener("click", toggleFullscreen);
 
     show(0);
@@ -134,82 +128,82 @@
   // shared by every spectator stays a few hundred bytes per poll however many tables play.
 
   function noteServerTime(response) {
-    var serverTime = Number(response.headers.get("X-Server-Time"));
+    const serverTime = Number(response.headers.get("X-Server-Time"));
     if (serverTime) skew = serverTime - Date.now();
   }
 
   function getFresh(url, etag) {
-    var headers = {};
+    const headers = {};
     if (etag) headers["If-None-Match"] = etag;
     return fetch(url, { headers: headers, cache: "no-store", credentials: "same-origin" })
-      .then(function (response) { noteServerTime(response); return response; });
+      .then((response) => { noteServerTime(response); return response; });
   }
 
   /* Fetch ``url`` with the element's ETag; a changed answer replaces the element's content. */
   function swapFresh(el, url) {
-    return getFresh(url, el.dataset.etag).then(function (response) {
+    return getFresh(url, el.dataset.etag).then((response) => {
       if (response.status !== 200) return;
-      var etag = response.headers.get("ETag");
-      return response.text().then(function (html) {
+      const etag = response.headers.get("ETag");
+      return response.text().then((html) => {
         el.innerHTML = html;
         if (etag) el.dataset.etag = etag;
         tick();
       });
-    }).catch(function () {});
+    }).catch(() => {});
   }
 
   function refreshFragment(el) {
-    var url = el.dataset.liveStandings || el.dataset.liveTables || el.dataset.url;
+    const url = el.dataset.liveStandings || el.dataset.liveTables || el.dataset.url;
     if (!url) return Promise.resolve();
     return swapFresh(el, url);
   }
 
   function setupVersions() {
-    var root = document.querySelector("[data-versions]");
+    const root = document.querySelector("[data-versions]");
     if (!root) return;
-    var interval = Math.max(1000, Number(root.dataset.pollMs) || 3000);
-    var etag = null;
-    var standingsGeneration = null;
-    var busy = false;
-    var known = null;  // every card's version, as of the document `since` names
-    var since = null;
+    const interval = Math.max(1000, Number(root.dataset.pollMs) || 3000);
+    let etag = null;
+    let standingsGeneration = null;
+    let busy = false;
+    let known = null;  // every card's version, as of the document `since` names
+    let since = null;
 
     function refreshCards(container, numbers) {
-      var url = root.dataset.cards + "?n=" + numbers.join(",");
-      return getFresh(url, null).then(function (response) {
+      const url = root.dataset.cards + "?n=" + numbers.join(",");
+      return getFresh(url, null).then((response) => {
         if (response.status !== 200) return null;
         return response.json();
-      }).then(function (doc) {
+      }).then((doc) => {
         if (!doc || !doc.cards) return;
-        Object.keys(doc.cards).forEach(function (number) {
-          var old = container.querySelector('[data-table="' + number + '"]');
+        Object.keys(doc.cards).forEach((number) => {
+          const old = container.querySelector('[data-table="' + number + '"]');
           if (!old) return;
-          var holder = document.createElement("div");
+          const holder = document.createElement("div");
           holder.innerHTML = doc.cards[number];
           if (holder.firstElementChild) old.replaceWith(holder.firstElementChild);
         });
         tick();
-      }).catch(function () {});
+      }).catch(() => {});
     }
 
     function apply(doc) {
-      var work = [];
+      const work = [];
       if (standingsGeneration !== null && doc.s !== standingsGeneration) {
-        document.querySelectorAll("[data-live-standings]").forEach(function (el) {
+        document.querySelectorAll("[data-live-standings]").forEach((el) => {
           work.push(refreshFragment(el));
         });
-        if (window.mcsFindAgain) work.push(window.mcsFindAgain());
+        if (findAgain) work.push(findAgain());
       }
       standingsGeneration = doc.s;
-      var container = document.querySelector("[data-live-tables]");
+      const container = document.querySelector("[data-live-tables]");
       if (container) {
-        var grid = container.querySelector("[data-round]");
+        const grid = container.querySelector("[data-round]");
         if ((grid ? grid.dataset.round : null) !== doc.r) {
           work.push(refreshFragment(container));
         } else {
-          var changed = [];
-          Object.keys(doc.t || {}).forEach(function (number) {
-            var card = grid.querySelector('[data-table="' + number + '"]');
+          const changed = [];
+          Object.keys(doc.t || {}).forEach((number) => {
+            const card = grid.querySelector('[data-table="' + number + '"]');
             if (!card || card.dataset.v !== doc.t[number]) changed.push(number);
           });
           if (changed.length > 60) work.push(refreshFragment(container));
@@ -225,7 +219,7 @@
     function merge(doc) {
       if (doc.d) {
         if (!known) { since = null; return null; }
-        Object.keys(doc.d).forEach(function (number) { known[number] = doc.d[number]; });
+        Object.keys(doc.d).forEach((number) => { known[number] = doc.d[number]; });
       } else {
         known = Object.assign({}, doc.t || {});
       }
@@ -236,56 +230,56 @@
     function poll() {
       if (busy || document.hidden) return;
       busy = true;
-      var url = root.dataset.versions + (since ? "?since=" + encodeURIComponent(since) : "");
-      getFresh(url, since ? null : etag).then(function (response) {
+      const url = root.dataset.versions + (since ? "?since=" + encodeURIComponent(since) : "");
+      getFresh(url, since ? null : etag).then((response) => {
         if (response.status !== 200) return null;
         if (!since) etag = response.headers.get("ETag");
         return response.json();
-      }).then(function (doc) { doc = doc ? merge(doc) : null; return doc ? apply(doc) : null; })
-        .catch(function () {})
-        .then(function () { busy = false; });
+      }).then((doc) => { doc = doc ? merge(doc) : null; return doc ? apply(doc) : null; })
+        .catch(() => {})
+        .then(() => { busy = false; });
     }
 
     poll();
     setInterval(poll, interval);
-    document.addEventListener("visibilitychange", function () { if (!document.hidden) poll(); });
+    document.addEventListener("visibilitychange", () => { if (!document.hidden) poll(); });
   }
 
   // --- "find me": search-as-you-type in the standings (German folding on the server) --------
 
   function setupFind() {
-    var form = document.querySelector("form[data-find]");
+    const form = document.querySelector("form[data-find]");
     if (!form) return;
-    var input = form.querySelector("input[name=q]");
-    var results = document.getElementById("find-results");
-    var timer = null;
-    var etag = "";
-    var asked = input.value.trim();
+    const input = form.querySelector("input[name=q]");
+    const results = document.getElementById("find-results");
+    let timer = null;
+    let etag = "";
+    let asked = input.value.trim();
 
     function find() {
-      var query = input.value.trim();
+      const query = input.value.trim();
       if (!query) { results.innerHTML = ""; asked = ""; return Promise.resolve(); }
-      var sameQuery = query === asked;
+      const sameQuery = query === asked;
       asked = query;
       return getFresh(form.dataset.find + "?q=" + encodeURIComponent(query), sameQuery ? etag : "")
-        .then(function (response) {
+        .then((response) => {
           if (response.status !== 200 || input.value.trim() !== query) return;
           etag = response.headers.get("ETag") || "";
-          return response.text().then(function (html) { results.innerHTML = html; });
-        }).catch(function () {});
+          return response.text().then((html) => { results.innerHTML = html; });
+        }).catch(() => {});
     }
 
-    window.mcsFindAgain = function () { return asked ? find() : Promise.resolve(); };
-    input.addEventListener("input", function () {
+    findAgain = () => (asked ? find() : Promise.resolve());
+    input.addEventListener("input", () => {
       clearTimeout(timer);
       timer = setTimeout(find, 250);
     });
-    form.addEventListener("submit", function (event) {
+    form.addEventListener("submit", (event) => {
       event.preventDefault();
       clearTimeout(timer);
       find();
       if (window.history && history.replaceState) {
-        var url = new URL(window.location.href);
+        const url = new URL(window.location.href);
         if (input.value.trim()) url.searchParams.set("q", input.value.trim());
         else url.searchParams.delete("q");
         history.replaceState(null, "", url.toString());
@@ -296,9 +290,9 @@
   // --- a fragment refreshed on its own (a player's page): `data-refresh`, `data-every` ------
 
   function setupRefresh() {
-    document.querySelectorAll("[data-refresh]").forEach(function (el) {
-      var every = Math.max(2000, Number(el.dataset.every) || 5000);
-      setInterval(function () {
+    document.querySelectorAll("[data-refresh]").forEach((el) => {
+      const every = Math.max(2000, Number(el.dataset.every) || 5000);
+      setInterval(() => {
         if (!document.hidden) swapFresh(el, el.dataset.refresh);
       }, every);
     });
@@ -307,14 +301,14 @@
   // --- hall screens: a long list scrolls by itself, pauses at both ends, starts over ---------
 
   function setupAutoscroll() {
-    var pauseUntil = 0;
-    var position = 0;
-    var last = null;
+    let pauseUntil = 0;
+    let position = 0;
+    let last = null;
     function step(time) {
-      var box = document.querySelector("[data-autoscroll]");
+      const box = document.querySelector("[data-autoscroll]");
       if (box) {
         if (box !== last) { last = box; position = 0; pauseUntil = time + 4000; box.scrollTop = 0; }
-        var room = box.scrollHeight - box.clientHeight;
+        const room = box.scrollHeight - box.clientHeight;
         if (room > 0 && time > pauseUntil) {
           if (position >= room) { position = 0; pauseUntil = time + 4000; }
           else {
@@ -332,7 +326,7 @@
   }
 
   function start() {
-    var stamped = document.querySelector("[data-server-time]");
+    const stamped = document.querySelector("[data-server-time]");
     if (stamped) skew = Number(stamped.dataset.serverTime) - Date.now();
     configureHtmx();
     setupScreen();

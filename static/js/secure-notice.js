@@ -2,6 +2,6 @@
 (function () {
   "use strict";
   if (window.isSecureContext) return;
-  var note = document.getElementById("insecure-notice");
+  const note = document.getElementById("insecure-notice");
   if (note) note.hidden = false;
 })();

@@ -87,3 +87,32 @@ def test_concurrent_probes_do_not_trip_each_other():
     with ThreadPoolExecutor(max_workers=16) as pool:
         answers = list(pool.map(lambda _: cache.probe(), range(400)))
     assert answers == ["ResilientRedisCache"] * 400
+
+
+@pytest.mark.redis
+def test_clearing_the_cache_leaves_the_rest_of_redis_alone():
+    """Found in CI: a restore (``scripts/restore.sh``, ``laptop restore``, every ``serve``
+    start) cleared the cache with FLUSHDB, which also emptied Celery's queued tasks and every
+    other cache in that Redis database (a concurrent test's rate-limit counts)."""
+    import os
+    import uuid
+
+    from config.cache import ResilientRedisCache
+
+    url = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
+    mine = ResilientRedisCache(url, {"KEY_PREFIX": f"test-clear-{uuid.uuid4().hex[:8]}"})
+    other = ResilientRedisCache(url, {"KEY_PREFIX": f"test-other-{uuid.uuid4().hex[:8]}"})
+    broker_key = f"test-queue-{uuid.uuid4().hex[:8]}"
+    client = mine._cache.get_client(write=True)
+    try:
+        mine.set("page", "stale", version=1)
+        mine.set("page", "stale too", version=7)
+        other.set("count", 3)
+        client.rpush(broker_key, b"a queued task")
+        assert mine.clear() is True
+        assert mine.get("page", version=1) is None and mine.get("page", version=7) is None
+        assert other.get("count") == 3
+        assert client.lrange(broker_key, 0, -1) == [b"a queued task"]
+    finally:
+        client.delete(broker_key)
+        other.delete("count")

@@ -19,10 +19,11 @@ PROBE = (
     " 'name': str(settings.DATABASES['default']['NAME']),"
     " 'host': settings.DATABASES['default'].get('HOST', ''),"
     " 'cache': settings.CACHES['default']['BACKEND'],"
+    " 'location': settings.CACHES['default'].get('LOCATION', ''),"
     " 'eager': settings.CELERY_TASK_ALWAYS_EAGER, 'broker': settings.CELERY_BROKER_URL,"
     " 'debug': settings.DEBUG, 'hosts': settings.ALLOWED_HOSTS, 'key': settings.SECRET_KEY}))"
 )
-KEYS = ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS")
+KEYS = ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS", "CACHE_DIR")
 
 
 def load_settings(**env: str) -> dict:
@@ -35,11 +36,15 @@ def load_settings(**env: str) -> dict:
     return json.loads(out.stdout)
 
 
-def test_embedded_default_is_sqlite_locmem_and_eager_celery():
+def test_embedded_default_is_sqlite_a_shared_file_cache_and_eager_celery():
     loaded = load_settings()
     assert loaded["engine"] == "django.db.backends.sqlite3"
     assert loaded["name"] == str(ROOT / "db.sqlite3")
-    assert loaded["cache"].endswith("LocMemCache")
+    # Shared by every process (gunicorn's workers), filed under the database.
+    assert loaded["cache"].endswith("FileBasedCache")
+    assert loaded["location"].startswith(str(ROOT / "var" / "cache-embedded"))
+    other = load_settings(DATABASE_URL="postgres://mcs:pw@db.example:5433/champ")
+    assert other["location"] != loaded["location"]
     assert loaded["eager"] is True
     assert loaded["debug"] is False
 

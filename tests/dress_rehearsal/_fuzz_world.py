@@ -10,16 +10,17 @@ from factories import ClubFactory, OrganizerFactory, PlayerFactory, TournamentFa
 from gameplay import make_round, play
 
 from referee import services as referee
-from tournament import services
 from tournament.models import Round, Tournament
+from tournament.rounds import services
 
 
 def build_fuzz_world() -> SimpleNamespace:
     """A running tournament ``fuzz`` (table 1 playing, table 2 counted and awaiting
     confirmation) and ``fuzz-open`` in registration with a seated draft round 1 (so swap,
     move and lock can succeed); an organizer."""
-    clubs = [ClubFactory(name=f"Fuzzclub {n}", short_name=f"FZ{n}") for n in range(3)]
     running = TournamentFactory(slug="fuzz", status=Tournament.Status.RUNNING, table_size=4)
+    clubs = [ClubFactory(tournament=running, name=f"Fuzzclub {n}", short_name=f"FZ{n}")
+             for n in range(3)]
     players = [
         PlayerFactory(tournament=running, name=f"Spieler {n}", club=clubs[n % 3])
         for n in range(8)

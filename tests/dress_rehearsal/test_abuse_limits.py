@@ -16,7 +16,7 @@ from gameplay import play
 
 from config import ratelimit
 from config.clients import client_address, normalized_username
-from referee import errors, services
+from referee import errors, results
 from referee.models import Game, GameResult
 
 MID_WINDOW = dt.datetime(2026, 11, 28, 10, 2, 30, tzinfo=dt.UTC)
@@ -70,6 +70,85 @@ def test_an_account_is_limited_whatever_the_address(db):
         assert _login("organizer", address=f"10.9.{n // 250}.{n % 250}") != 429
     assert _login("organizer", address="192.0.2.77") == 429
     assert _login("someone-else", address="192.0.2.77") != 429
+
+
+# --------------------------------------------------------------------------- 26.4 lockout
+
+
+def _post_login(client: Client, username: str, password: str, address: str) -> int:
+    return client.post("/login/", {"username": username, "password": password},
+                       REMOTE_ADDR=address).status_code
+
+
+def _log_out(client: Client) -> None:
+    """The session ends; the device's other cookies stay (the test client's logout drops all)."""
+    client.post("/logout/")
+    client.cookies.pop("sessionid", None)
+    assert ratelimit.KNOWN_DEVICE_COOKIE in client.cookies
+
+
+@time_machine.travel(MID_WINDOW, tick=False)
+def test_successful_logins_do_not_count(db):
+    """Issue 26 (4): ten good logins from one address answered 429."""
+    UserFactory(username="banker6", password="right-pass-123")
+    for _ in range(ratelimit.LOGIN_ATTEMPTS + ratelimit.ACCOUNT_LOGIN_ATTEMPTS):
+        assert _post_login(Client(), "banker6", "right-pass-123", "10.0.0.1") == 302
+
+
+@time_machine.travel(MID_WINDOW, tick=False)
+def test_a_strangers_failures_do_not_lock_the_owner_out(db):
+    """Issue 26 (4): 32 wrong passwords for banker6 from four addresses (also as BANKER6 and
+    fullwidth) locked the real banker out; now the owner's phone, which logged in before,
+    still logs in — from a fresh address or behind the stranger's own."""
+    UserFactory(username="banker6", password="right-pass-123")
+    owner = Client()
+    assert _post_login(owner, "banker6", "right-pass-123", "10.0.0.50") == 302
+    assert ratelimit.KNOWN_DEVICE_COOKIE in owner.cookies
+    _log_out(owner)
+    statuses = []
+    for n in range(4 * 8 + 8):
+        name = ("banker6", "BANKER6", "ｂａｎｋｅｒ６")[n % 3]
+        statuses.append(_post_login(Client(), name, "wrong", f"198.51.100.{n % 4}"))
+    assert 429 in statuses, "the stranger is still slowed down"
+    assert _post_login(Client(), "banker6", "right-pass-123", "203.0.113.9") == 429
+    # The owner's phone: a fresh address, then the stranger's own.
+    assert _post_login(owner, "banker6", "right-pass-123", "203.0.113.7") == 302
+    _log_out(owner)
+    assert _post_login(owner, "ＢＡＮＫＥＲ６", "right-pass-123", "198.51.100.0") in (200, 302)
+    assert owner.cookies[ratelimit.KNOWN_DEVICE_COOKIE].value
+
+
+@time_machine.travel(MID_WINDOW, tick=False)
+def test_a_known_device_has_its_own_limit_and_only_for_its_accounts(db):
+    UserFactory(username="desk", password="right-pass-123")
+    UserFactory(username="organizer", password="other-pass-123")
+    phone = Client()
+    assert _post_login(phone, "desk", "right-pass-123", "10.0.0.5") == 302
+    _log_out(phone)
+    for _ in range(ratelimit.DEVICE_LOGIN_ATTEMPTS):
+        assert _post_login(phone, "desk", "wrong", "10.0.0.5") == 200
+    assert _post_login(phone, "desk", "right-pass-123", "10.0.0.6") == 429
+    # The cookie names "desk" only: for "organizer" the phone is a stranger.
+    for _ in range(ratelimit.LOGIN_ATTEMPTS):
+        assert _post_login(phone, "organizer", "wrong", "10.0.0.5") == 200
+    assert _post_login(phone, "organizer", "other-pass-123", "10.0.0.5") == 429
+    # A forged cookie is no known device.
+    forged = Client()
+    forged.cookies[ratelimit.KNOWN_DEVICE_COOKIE] = '{"d": "x", "u": ["organizer"]}'
+    assert _post_login(forged, "organizer", "other-pass-123", "10.0.0.5") == 429
+
+
+@time_machine.travel(MID_WINDOW, tick=False)
+def test_refused_attempts_do_not_prolong_the_lock(db):
+    """~6 requests a minute kept an account locked all day: answered 429, they counted."""
+    UserFactory(username="banker6", password="right-pass-123")
+    for n in range(ratelimit.ACCOUNT_LOGIN_ATTEMPTS):
+        assert _post_login(Client(), "banker6", "wrong", f"10.9.0.{n}") == 200
+    for n in range(50):
+        assert _post_login(Client(), "banker6", "wrong", f"10.8.0.{n}") == 429
+    later = MID_WINDOW + dt.timedelta(seconds=ratelimit.WINDOW_SECONDS)  # half still counts
+    with time_machine.travel(later, tick=False):
+        assert _post_login(Client(), "banker6", "right-pass-123", "10.7.0.1") == 302
 
 
 # --------------------------------------------------------------------------- 7. addresses
@@ -131,18 +210,18 @@ def test_wrong_codes_are_capped_per_table_then_only_the_head_referee_confirms(co
     table, game = counted
     for left in range(Game.WRONG_CODES_MAX - 1, 0, -1):
         with pytest.raises(errors.WrongConfirmationCode) as wrong:
-            services.confirm_result(game_id=game.pk, code="x", by=None)
+            results.confirm_result(game_id=game.pk, code="x", by=None)
         assert f"{left}" in wrong.value.message_in("en")
     with pytest.raises(errors.CodesExhausted):
-        services.confirm_result(game_id=game.pk, code="x", by=None)
+        results.confirm_result(game_id=game.pk, code="x", by=None)
     game.refresh_from_db()
     assert game.wrong_codes == Game.WRONG_CODES_MAX
     with pytest.raises(errors.CodesExhausted) as blocked:  # even the right code, now
-        services.confirm_result(game_id=game.pk, code=game.confirmation_code, by=None)
+        results.confirm_result(game_id=game.pk, code=game.confirmation_code, by=None)
     assert blocked.value.http_status == 429
     assert "Oberschiedsrichter" in blocked.value.message_in("de")
     assert GameResult.objects.get(game=game).status == "counted"
-    services.confirm_result(game_id=game.pk, code=None, by=None, head_referee=True)
+    results.confirm_result(game_id=game.pk, code=None, by=None, head_referee=True)
     assert GameResult.objects.get(game=game).status == "confirmed"
 
 

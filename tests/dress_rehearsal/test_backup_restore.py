@@ -18,7 +18,7 @@ PG = ["psql", "-h", "127.0.0.1", "-U", "postgres", "-qAt"]
 pytestmark = [pytest.mark.postgres]
 
 STANDINGS = (
-    "SELECT t.slug, s.scope, s.position, s.player_id, s.rank, s.points, s.net_worth_sum "
+    "SELECT t.slug, s.scope, s.player_id, s.points, s.net_worth_sum, s.tie_order, s.tie_break "
     "FROM scoring_standingrow s JOIN tournament_tournament t ON t.id = s.tournament_id "
     "ORDER BY 1, 2, 3"
 )

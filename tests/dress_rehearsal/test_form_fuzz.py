@@ -40,7 +40,12 @@ from referee import engine_cache
 from referee import services as referee
 from referee.models import Game, GameResult
 from scoring.models import HallScreen
-from tournament.models import Player, Round, Table, Tournament
+from tournament.models import (
+    Player,
+    Round,
+    Table,
+    Tournament,
+)
 
 from ._fuzz_world import build_fuzz_world
 
@@ -83,6 +88,9 @@ def world(db) -> SimpleNamespace:
     world.tables[0].banker = world.banker
     world.tables[0].save(update_fields=["banker"])
     _screen(world)  # a hall screen to choose for (made before any fingerprint is taken)
+    for status in ("waiting", "pending", "withdrawn"):  # sign-ups to confirm, move up, erase
+        _signup(world, status)
+    _mail(world)
     return world
 
 
@@ -112,7 +120,7 @@ def _csv(world) -> SimpleUploadedFile:
 
 
 def _export(world) -> SimpleUploadedFile:
-    from scoring import exchange
+    from exchange import services as exchange
 
     data = exchange.export_json(world.running)
     return SimpleUploadedFile("export.json", data.encode() if isinstance(data, str) else data,
@@ -164,6 +172,32 @@ def _screen(world):
     tournament = Tournament.objects.get(slug="fuzz")
     return HallScreen.objects.get_or_create(tournament=tournament, key="eingang",
                                             defaults={"name": "Eingang"})[0]
+
+
+def _signup(world, status: str = "waiting"):
+    """A sign-up of the tournament in registration (made again if a fuzzed form erased it)."""
+    from django.utils import timezone
+
+    from tournament.models import Signup, SignupSettings
+
+    tournament = Tournament.objects.get(slug="fuzz-open")
+    SignupSettings.objects.get_or_create(tournament=tournament,
+                                         defaults={"is_open": True, "capacity": 40})
+    address = f"{status}@example.org"
+    return Signup.objects.get_or_create(
+        tournament=tournament, email_key=address,
+        defaults={"name": f"Fuzz {status}", "email": address, "status": status,
+                  "waiting_since": timezone.now() if status == "waiting" else None})[0]
+
+
+def _mail(world):
+    from tournament.models import SignupMail
+
+    signup = _signup(world, "pending")
+    return SignupMail.objects.get_or_create(
+        signup=signup, kind="confirm",
+        defaults={"tournament_id": signup.tournament_id, "to": signup.email,
+                  "subject": "Bitte bestätigen", "body": "…"})[0]
 
 
 def _player_action(action: str) -> Form:
@@ -220,6 +254,10 @@ FORMS: dict[str, Form] = {
                               lambda w: {"slug": "kopie"}, files=lambda w: {"file": _export(w)}),
     "round_desk:close-round": Form(lambda w: "/manage/fuzz/rounds/1/close/", lambda w: {}),
     "round_desk:seat-final": Form(lambda w: "/manage/fuzz/final/seat/", lambda w: {"seed": "3"}),
+    "round_desk:reseat-round": Form(_round_path("reseat"), lambda w: {
+        "confirm": "1", "seed": "11", "min_size": "3", "reason": "neu ausgelost"}),
+    "round_desk:delete-round": Form(_round_path("delete"), lambda w: {
+        "confirm": "1", "reason": "falsch angelegt"}),
     "round_desk:resolve": Form(lambda w: f"/manage/fuzz/results/{w.counted.pk}/resolve/",
                                lambda w: {"note": "Zählung geprüft"}),
     # Staff, rulings, safety nets (issue 14).
@@ -261,6 +299,10 @@ FORMS: dict[str, Form] = {
     "round_desk:move-player": Form(lambda w: "/manage/fuzz/rounds/1/referee-move/",
                                    lambda w: {"player": str(w.players[0].pk), "to_table": "2",
                                               "reason": "Spätankömmling"}),
+    "round_desk:swap-players": Form(lambda w: "/manage/fuzz/rounds/1/referee-swap/",
+                                    lambda w: {"a": str(w.players[0].pk),
+                                               "b": str(w.players[-1].pk),
+                                               "reason": "Vereinskollegen getrennt"}),
     "round_desk:reopen-round": Form(lambda w: "/manage/fuzz/rounds/1/reopen/",
                                     lambda w: {"reason": "Fehler"}),
     "round_desk:paper": Form(lambda w: "/manage/fuzz/rounds/1/tables/1/paper/", lambda w: {
@@ -275,6 +317,33 @@ FORMS: dict[str, Form] = {
                                    lambda w: {"code": w.counted.confirmation_code}),
     "banker:console-dispute": Form(lambda w: f"/banker/table/{w.tables[1].pk}/dispute/",
                                    lambda w: {"note": "Die Bank hat sich verzählt."}),
+    "banker:console-reopen-count": Form(
+        lambda w: f"/banker/table/{w.tables[1].pk}/reopen-count/", lambda w: {}),
+    # The public sign-up (issue 30).
+    "public:signup": Form(lambda w: (_signup(w), "/t/fuzz-open/signup/")[1], lambda w: {
+        "name": "Neu Angemeldet", "email": "neu@example.org", "club": "Fuzzclub 1",
+        "public_name_consent": "on", "website": ""}),
+    "public:signup-confirm": Form(
+        lambda w: f"/t/fuzz-open/signup/{_signup(w, 'pending').token}/confirm/", lambda w: {}),
+    "public:signup-withdraw": Form(
+        lambda w: f"/t/fuzz-open/signup/{_signup(w).token}/withdraw/", lambda w: {}),
+    "organizer:signup-settings": Form(lambda w: "/manage/fuzz-open/signups/settings/",
+                                      lambda w: {"is_open": "on", "capacity": "40",
+                                                 "opens_at": "2026-11-01T10:00",
+                                                 "closes_at": "2026-12-01T18:00",
+                                                 "waiting_list": "on", "entry_fee": "10 €"}),
+    "organizer:signup-close": Form(lambda w: "/manage/fuzz-open/signups/close/", lambda w: {}),
+    "organizer:signup-resend": Form(
+        lambda w: f"/manage/fuzz-open/signups/{_signup(w, 'pending').pk}/resend/", lambda w: {}),
+    "organizer:signup-move-up": Form(
+        lambda w: f"/manage/fuzz-open/signups/{_signup(w).pk}/move-up/",
+        lambda w: {"reason": "Titelverteidiger"}),
+    "organizer:signup-erase": Form(
+        lambda w: f"/manage/fuzz-open/signups/{_signup(w, 'withdrawn').pk}/erase/", lambda w: {}),
+    "organizer:outbox-resend": Form(lambda w: f"/manage/fuzz-open/outbox/{_mail(w).pk}/resend/",
+                                    lambda w: {}),
+    "organizer:player-fee-paid": Form(lambda w: f"/manage/fuzz/players/{w.players[0].pk}/fee-paid/",
+                                      lambda w: {"paid": "1", "next": "/manage/fuzz/check-in/"}),
 }
 
 #: Forms that send their fields in the query string (searches, previews, switches).

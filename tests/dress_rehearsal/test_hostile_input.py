@@ -18,8 +18,9 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from factories import OrganizerFactory, RoundFactory, SeatFactory, TableFactory, TournamentFactory
 
 from config import ratelimit
-from tournament import banker_links, services
+from tournament import banker_links
 from tournament.models import Round, Tournament
+from tournament.rounds import services
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -209,3 +210,19 @@ def test_check_deploy_with_production_settings_has_no_security_warnings():
     text = out.stdout + out.stderr
     assert "security." not in text, text
     assert out.returncode == 0, text
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_rehearsals_privacy_probes_pass_against_a_live_server(live_server):
+    """Issue 26's items 1–3 as the dress rehearsal's hostile step runs them (over HTTP): a
+    banker's private reason, a non-ASCII name in the audit log, the held results' chart."""
+    from rehearsal import hostile
+
+    found = hostile.probe_privacy(live_server.url)
+    assert [probe.name for probe in found.probes] == [
+        "the public record carries no banker's private reason",
+        "held results: the player's page shows no net worth or chart",
+        "erasure removes a non-ASCII name in every form from the audit log",
+    ]
+    assert [(probe.name, probe.detail) for probe in found.probes if not probe.ok] == []
+    assert not Tournament.objects.filter(slug__startswith="privacy-").exists()

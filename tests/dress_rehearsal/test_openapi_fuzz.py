@@ -28,8 +28,8 @@ from hypothesis import HealthCheck
 
 from config.wsgi import application
 from referee import engine_cache
-from tournament import services
 from tournament.models import StaffRole
+from tournament.rounds import services
 
 from ._fuzz_world import build_fuzz_world
 

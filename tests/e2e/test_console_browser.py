@@ -84,7 +84,7 @@ def wait_for_events(table, count: int, timeout: float = 10) -> list[GameEvent]:
 def settle(page, table) -> None:
     """Queue sent and the fragment re-rendered at the server's sequence number."""
     page.wait_for_function(
-        "() => window.bankerConsole && window.bankerConsole.queue().length === 0"
+        "() => window.MCS && MCS.bankerConsole && MCS.bankerConsole.queue().length === 0"
     )
     seq = game_of(table).event_count
     page.wait_for_selector(f'#console-main[data-seq="{seq}"][data-ready]', state="attached")
@@ -420,6 +420,9 @@ def test_offline_actions_queue_and_sync_in_order_without_loss(page, live_server)
 
     page.context.set_offline(True)
     clock_before = page.locator("#clock-game").inner_text()
+    # Nothing waiting yet: "Offline", not "Offline – 0 in der Warteschlange" (issue 28)
+    page.wait_for_selector('#net-status[data-state="offline"][data-queued="0"]')
+    assert page.locator("#net-status").inner_text().strip() == "Offline"
 
     sheet = open_action(page, keys["Anna"], "buy")
     confirm_offline(sheet, "neue-strasse")

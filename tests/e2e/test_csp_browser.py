@@ -4,31 +4,20 @@ desk, the check-in desk, prints, the API docs.
 
 The pages are found by walking the URL conf: every GET route whose parameters the world below
 can fill, that answers 200 with HTML for a logged-in superuser. A page added later is checked
-without touching this file; :data:`EXTRA_PAGES` takes what the walk cannot reach and
-:data:`SKIPPED` says what is left out and why. Each page is loaded in chromium with a
-``securitypolicyviolation`` listener in place before the page's own scripts, and the console
-is watched for CSP errors: zero of either.
+without touching this file (tests/site_pages.py: what the walk cannot reach, what it leaves
+out and why). Each page is loaded in chromium with a ``securitypolicyviolation`` listener in
+place before the page's own scripts, and the console is watched for CSP errors: zero of either.
 """
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver
 from dress_rehearsal._fuzz_world import build_fuzz_world
+from site_pages import signup_pages, walked_pages
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-#: Route prefixes not walked: Django admin (superusers only, Django's own templates), JSON and
-#: file answers, redirects and one-time links.
-SKIPPED = ("admin/", "api/v1/", "api/schema/", "healthz", "favicon.ico", "logout/", "i18n/",
-           "password/set/", "b/", "banker/sw.js")
-#: Pages the walk cannot fill in (a second table, the seated tournament), or that matter most.
-EXTRA_PAGES = ["/t/fuzz/tables/2/", "/t/fuzz-open/", "/manage/fuzz-open/rounds/1/",
-               "/api/docs/", "/login/"]
 
 LISTENER = """
 window.__csp = [];
@@ -38,45 +27,15 @@ document.addEventListener("securitypolicyviolation", (e) => {
 """
 
 
-def _walk(patterns, prefix=""):
-    for entry in patterns:
-        if isinstance(entry, URLResolver):
-            yield from _walk(entry.url_patterns, prefix + str(entry.pattern))
-        elif isinstance(entry, URLPattern):
-            yield prefix + str(entry.pattern)
-
-
-def _pages(world) -> list[str]:
-    """Every GET route the world can fill in, plus :data:`EXTRA_PAGES`. A new route whose
-    parameter is missing here is skipped: add its value below."""
-    from scoring.screens import add_screen
-
-    table = world.tables[0]
-    player = world.players[0]
-    screen = add_screen(tournament=world.running, name="Eingang")
-    values = {"slug": "fuzz", "number": "1", "table_number": "1", "table_id": str(table.pk),
-              "player_id": str(player.pk), "pk": str(player.pk),
-              "game_id": str(world.counted.pk), "code": player.pass_code, "key": screen.key,
-              "screen_id": str(screen.pk)}
-    pages = []
-    for route in _walk(get_resolver().url_patterns):
-        if route.startswith(SKIPPED) or route.startswith("^") or "(?P" in route:
-            continue
-        names = re.findall(r"<(?:\w+:)?(\w+)>", route)
-        if any(name not in values for name in names):
-            continue  # print jobs, documents, staff roles: no page of their own to show
-        pages.append("/" + re.sub(r"<(?:\w+:)?(\w+)>", lambda m: values[m.group(1)], route))
-    return [*dict.fromkeys(pages + EXTRA_PAGES)]
-
-
 @pytest.mark.slow
 def test_every_page_sends_a_strict_policy_and_violates_it_nowhere(browser, live_server):
     world = build_fuzz_world()
+    extra = signup_pages(world)
     admin = User.objects.create_superuser("csp-admin", "csp@example.org", "x" * 12)
     client = Client()
     client.force_login(admin)
     html_pages = []
-    for path in _pages(world):
+    for path in walked_pages(world) + extra:
         answer = client.get(path)
         if answer.status_code != 200 or "text/html" not in answer.get("Content-Type", ""):
             continue

@@ -22,10 +22,12 @@ from factories import OrganizerFactory, TournamentFactory, UserFactory, appoint,
 from gameplay import finish_recent
 from playwright.sync_api import expect
 
+from referee import results as referee_results
 from referee import services as referee
 from referee.models import GameResult
-from tournament import selectors, services
+from tournament import selectors
 from tournament.models import Round, Tournament
+from tournament.rounds import bankers, services
 from tournament.seating import count_repeats
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True),
@@ -61,7 +63,7 @@ def running_round():
     round_ = services.create_round(tournament=tournament)
     tables = services.seat_round(round_=round_, seed=7, seconds=1.0).tables
     for table in tables:
-        banker = services.get_or_create_banker(username=f"bank{table.number}",
+        banker = bankers.get_or_create_banker(username=f"bank{table.number}",
                                                tournament=tournament)
         services.assign_banker(table=table, banker=banker)
     services.lock_round(round_=round_)
@@ -91,7 +93,7 @@ def test_the_organizer_closes_round_1_and_seats_round_2_without_repeats(
     expect(page.locator("[data-missing]")).to_contain_text("Tisch 6")
 
     # the last result is confirmed at the table: the desk notices within one poll
-    referee.confirm_result(game_id=last.pk, code=last.confirmation_code, by=None)
+    referee_results.confirm_result(game_id=last.pk, code=last.confirmation_code, by=None)
     expect(page.locator('section.desk-card[data-state="confirmed"]')).to_have_count(6,
                                                                                   timeout=8000)
     expect(close).to_be_enabled(timeout=8000)
@@ -128,7 +130,7 @@ def test_the_organizer_closes_round_1_and_seats_round_2_without_repeats(
 def test_the_head_referee_rules_on_a_dispute_and_sees_alerts(page, live_server, running_round):
     tournament, round_, tables = running_round
     disputed = finish(tables[0], confirm=False)
-    referee.dispute_result(game_id=disputed.pk, note="Die Parkstraße war verpfändet.", by=None)
+    referee_results.dispute_result(game_id=disputed.pk, note="Die Parkstraße war verpfändet.", by=None)
     finish(tables[1], confirm=False)
     game = referee.ensure_game(table=tables[2])
     referee.post_event(game_id=game.pk, event={"type": "start"}, author=tables[2].banker,

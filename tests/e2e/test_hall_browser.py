@@ -14,8 +14,8 @@ from gameplay import make_round, play
 from playwright.sync_api import expect
 
 from scoring import screens
-from tournament import services as tournament_services
 from tournament.models import Player, Round, Tournament
+from tournament.rounds import services as tournament_services
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True),
               pytest.mark.usefixtures("no_script_errors")]
@@ -87,3 +87,51 @@ def test_a_hall_screen_switches_from_the_seating_list_to_the_clock(page, hall):
          start=timezone.now() - dt.timedelta(minutes=1))
     expect(page.locator(".hall-tables li").first).to_have_class("state-ended", timeout=8_000)
     assert page.locator("script:not([src])").count() == 0  # nothing inline
+
+
+#: WCAG 2.x contrast of the computed colours (rgb()/rgba() strings), in the page itself.
+CONTRAST = """(el) => {
+  const rgb = (text) => text.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const lum = (c) => { const [r, g, b] = c.map((v) => { v /= 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const ratio = (a, b) => { const [x, y] = [lum(rgb(a)), lum(rgb(b))].sort((p, q) => q - p);
+    return (x + 0.05) / (y + 0.05); };
+  const style = getComputedStyle(el);
+  const page = getComputedStyle(document.body).backgroundColor;
+  return {text: ratio(style.color, style.backgroundColor),
+          edge: parseFloat(style.borderTopWidth) > 0 ? ratio(style.borderTopColor, page)
+                                                     : ratio(style.backgroundColor, page),
+          size: parseFloat(style.fontSize), title: el.title};
+}"""
+
+
+def test_the_hall_clocks_table_chips_are_large_and_readable_at_1080p(page, hall):
+    """Issue 28: the clock screen's table chips were 1.6vw on grey, a confirmed table's chip
+    nearly the page's own colour. At 1920 × 1080 every chip is at least 40 px, its number at
+    least 4.5:1 on its colour (WCAG AA), its edge at least 3:1 against the page, and its title
+    names the state in words."""
+    tournament, players = hall
+    round_, tables = make_round(tournament, 1, [players[i:i + 6] for i in range(0, 60, 6)])
+    start = timezone.now() - dt.timedelta(minutes=30)
+    play(tables[0], dict.fromkeys(players[:6], 1000), start=start)  # confirmed
+    play(tables[1], dict.fromkeys(players[6:12], 1000), confirm=False, start=start)  # counted
+    screen = screens.add_screen(tournament=tournament, name="Uhr")
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.goto(f"/t/ka/hall/{screen.key}/")
+    expect(page.locator("[data-hall-mode]")).to_have_attribute("data-hall-mode", "clock")
+    chips = page.locator(".hall-tables li")
+    expect(chips).to_have_count(10)
+    expect(chips.first).to_have_class("state-confirmed")
+    seen = set()
+    for index in range(10):
+        chip = chips.nth(index)
+        measured = chip.evaluate(CONTRAST)
+        seen.add(chip.get_attribute("class"))
+        assert measured["size"] >= 40, measured
+        assert measured["text"] >= 4.5, (chip.get_attribute("class"), measured)
+        assert measured["edge"] >= 3, (chip.get_attribute("class"), measured)
+        assert measured["title"] and not measured["title"].startswith("state"), measured
+    for count in page.locator(".hall-counts .pub-state").all():
+        assert count.evaluate(CONTRAST)["text"] >= 4.5
+    assert {"state-confirmed", "state-ended"} <= seen, seen

@@ -16,9 +16,15 @@ from factories import OrganizerFactory, PlayerFactory, TournamentFactory, UserFa
 from gameplay import finish_recent
 from playwright.sync_api import expect
 
+from referee import results as referee_results
 from referee import services as referee
 from referee.models import Game, GameResult
-from tournament.models import Round, StaffRole, Table, Tournament
+from tournament.models import (
+    Round,
+    StaffRole,
+    Table,
+    Tournament,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True),
               pytest.mark.usefixtures("no_script_errors")]
@@ -45,7 +51,7 @@ def hall():
             table.seats.create(round=round_, player=player, position=position)
         tables.append(table)
     disputed = finish(tables[0])
-    referee.dispute_result(game_id=disputed.pk, note="Hotel vergessen", by=tables[0].banker)
+    referee_results.dispute_result(game_id=disputed.pk, note="Hotel vergessen", by=tables[0].banker)
     running = referee.ensure_game(table=tables[1])
     referee.post_event(game_id=running.pk, event={"type": "start"}, author=tables[1].banker,
                        now=timezone.now() - dt.timedelta(minutes=20))
@@ -107,9 +113,22 @@ def test_the_head_referees_day(page, live_server, hall):
     page.click('[data-action="store-paper"]')
     expect(page.locator("[data-from-paper]")).to_be_visible()
     game_three = Game.objects.get(table=tables[2])
+    # four eyes: who entered the sheet does not confirm it, not even with the table's code
+    page.fill("#code", game_three.confirmation_code)
+    page.click('[data-action="confirm-code"]')
+    expect(page.locator("body")).to_contain_text("auch nicht mit dem Code des Tisches")
+    assert GameResult.objects.get(game=game_three).status == GameResult.Status.COUNTED
+    # … a second head referee does
+    deputy = appoint(UserFactory(username="stellvertreter"), StaffRole.Role.HEAD_REFEREE,
+                     tournament)
+    page.context.clear_cookies()
+    login(page, live_server, deputy)
+    page.goto(f"/manage/{tournament.slug}/results/{game_three.pk}/")
     page.fill("#code", game_three.confirmation_code)
     page.click('[data-action="confirm-code"]')
     assert GameResult.objects.get(game=game_three).status == GameResult.Status.CONFIRMED
+    page.context.clear_cookies()
+    login(page, live_server, judge)
     page.goto(f"/t/{tournament.slug}/tables/3/")
     expect(page.locator("[data-from-paper]").first).to_be_visible()
 

@@ -21,9 +21,9 @@ from referee import engine_cache
 from referee import services as referee
 from referee.models import Game, GameResult
 from scoring.models import StandingRow
-from tournament import players as player_services
-from tournament import services
 from tournament.models import Player, Round, Tournament
+from tournament.players import services as player_services
+from tournament.rounds import services
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -45,7 +45,7 @@ def confirm_sheet(phone, sheet_id: str) -> None:
         raise AssertionError(html[max(0, at - 300):at + 3000]) from None
     sheet.locator(".btn-confirm").click()
     phone.wait_for_function(
-        "() => window.bankerConsole && window.bankerConsole.queue().length === 0"
+        "() => window.MCS && MCS.bankerConsole && MCS.bankerConsole.queue().length === 0"
     )
 
 

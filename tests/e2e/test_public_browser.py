@@ -2,7 +2,7 @@
 reordering after a confirmed result, the projector, and the leaderboard on a 360-px phone.
 
 German comes from ``locale/glossary-de-public.json`` compiled into a temporary catalogue (as in
-tests/scoring/test_feed.py), so this runs before the .po files are merged.
+tests/public/test_feed.py), so this runs before the .po files are merged.
 """
 
 from __future__ import annotations

@@ -44,8 +44,8 @@ def test_phone_layout_has_no_horizontal_scroll(page):
 
 @pytest.mark.parametrize("locale", ["de-DE", "en-GB"])
 def test_the_check_in_desk_fits_a_phone(browser, live_server, locale):
-    """A desk volunteer's phone: a checked-in row (state, player card, undo) and a waiting row
-    (state, check-in) stay within the screen; nothing scrolls sideways."""
+    """A desk volunteer's phone: a checked-in row (state, player card, undo, new code, drop-out)
+    and a waiting row (state, check-in) stay within the screen; nothing scrolls sideways."""
     tournament = TournamentFactory(slug="ka", status=Tournament.Status.REGISTRATION)
     PlayerFactory(tournament=tournament, name="Anna-Katharina Müller-Lüdenscheidt",
                   club=ClubFactory(name="Brettspieltreff Mühlburg"), checked_in=True)
@@ -54,7 +54,8 @@ def test_the_check_in_desk_fits_a_phone(browser, live_server, locale):
     page = context.new_page()
     login(page, live_server, OrganizerFactory())
     page.goto("/manage/ka/check-in/")
-    expect(page.locator(".desk-row.checked button.secondary")).to_be_visible()
+    expect(page.locator('.desk-row.checked [data-action="undo-check-in"]')).to_be_visible()
+    expect(page.locator('.desk-row.checked [data-action="new-code"]')).to_be_visible()
     expect(page.locator(".desk-row:not(.checked) button.primary")).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
     for button in page.locator(".desk-row button").all():

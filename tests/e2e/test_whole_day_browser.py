@@ -21,17 +21,23 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from browsing import PHONE, banker_phone, db, watched_page
+from browsing import PHONE, banker_phone, db, login_as, wait_for_message_below, watched_page
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.utils import timezone
 from playwright.sync_api import expect
 
 from referee import engine_cache
+from referee import results as referee_results
 from referee import services as referee
 from referee.models import Game, GameResult
-from tournament import players as player_services
-from tournament.models import Player, Round, Tournament
+from tournament.models import (
+    Player,
+    Round,
+    StaffRole,
+    Tournament,
+)
+from tournament.players import services as player_services
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -95,9 +101,9 @@ def play_to_the_end(table, *, cash: dict[int, int] | None = None) -> Game:
 
 
 def confirm_by_service(game: Game) -> None:
-    db(referee.count_result, game_id=game.pk, author=None)
+    db(referee_results.count_result, game_id=game.pk, author=None)
     db(game.refresh_from_db)
-    db(referee.confirm_result, game_id=game.pk, code=game.confirmation_code, by=None)
+    db(referee_results.confirm_result, game_id=game.pk, code=game.confirmation_code, by=None)
 
 
 def console_count_and_confirm(phone, game: Game, code: str) -> None:
@@ -228,7 +234,11 @@ def test_the_organizers_whole_day(browser, live_server):
     tables = list(round_1.tables.order_by("number"))
     assert len(tables) == 6 and sum(t.seats.count() for t in tables) == 35
 
+    # the tournament's banker candidates (assigning by name finds no account outside them)
     bankers = [db(User.objects.create_user, f"bank{n}", password="x") for n in range(1, 7)]
+    for banker in bankers:
+        db(StaffRole.objects.get_or_create, tournament=round_1.tournament, user=banker,
+           role=StaffRole.Role.BANKER)
 
     def assign_bankers(number: int, tables: int = 6) -> None:
         page.goto(f"/manage/ka-2026/rounds/{number}/bankers/")
@@ -282,7 +292,7 @@ def test_the_organizers_whole_day(browser, live_server):
         # one phone after the other: the test's in-memory SQLite (shared cache) refuses a
         # second writer at once instead of waiting as the event's SQLite file does
         phone.wait_for_function(
-            "() => window.bankerConsole && window.bankerConsole.queue().length === 0")
+            "() => window.MCS && MCS.bankerConsole && MCS.bankerConsole.queue().length === 0")
         phones.append(phone)
     for table in tables:
         game = db(Game.objects.get, table=table)
@@ -331,8 +341,20 @@ def test_the_organizers_whole_day(browser, live_server):
     top_of_button = button.bounding_box()["y"]
     assert box["y"] + box["height"] <= top_of_button + 1, (box, top_of_button)
     phone.screenshot(path=str(DOCS / "phone-console.png"))
+    # a second phone at table 1 (the banker's tablet): it follows the first within 2 s
+    second = watched_page(browser, live_server, errors, viewport=PHONE)
+    login_as(second.context, live_server, bankers[0])
+    second.goto(f"/banker/table/{table.pk}/")
+    seq_before = int(phone.locator("#console-main").get_attribute("data-seq"))
+    second.wait_for_function(
+        "(seq) => Number(document.querySelector('#console-main')?.dataset.seq) === seq",
+        arg=seq_before)
     button.click()
-    phone.wait_for_function("() => window.bankerConsole && window.bankerConsole.queue().length === 0")
+    phone.wait_for_function("() => window.MCS && MCS.bankerConsole && MCS.bankerConsole.queue().length === 0")
+    second.wait_for_function(  # the issue's bound, counted from the first phone's answer
+        "(seq) => Number(document.querySelector('#console-main')?.dataset.seq) > seq",
+        arg=seq_before, timeout=2000)
+    second.context.close()
     paid = db(lambda: list(game.events.filter(type="pay").values_list("data", flat=True)))
     assert [event["amount"] for event in paid] == [5000]  # booked once, as acknowledged
 
@@ -361,12 +383,8 @@ def test_the_organizers_whole_day(browser, live_server):
     error = phone.locator('[data-field-error="code"]')
     error.wait_for()
     assert "Code" in error.inner_text()
-    # the console scrolls the message into view once htmx has settled the swap (~20 ms later)
-    phone.wait_for_function("""() => { const e = document.querySelector('[data-field-error="code"]');
-        if (!e) return false; const r = e.getBoundingClientRect();
-        return r.top >= 0 && r.bottom <= window.innerHeight; }""", timeout=5000)
-    field = phone.locator('input[name="code"]').bounding_box()
-    assert 0 <= error.bounding_box()["y"] - (field["y"] + field["height"]) < 60  # right below
+    # brought into view right below the field once htmx has settled the swap (~20 ms later)
+    wait_for_message_below(phone, 'input[name="code"]', '[data-field-error="code"]')
     axe_check(phone, "console: wrong code")
     phone.locator('input[name="code"]').fill(game_1.confirmation_code)
     phone.locator('input[name="code"]').press("Enter")

@@ -16,23 +16,13 @@ from laptop import backup, server
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(scope="module")
-def database(tmp_path_factory) -> Path:
-    """A migrated laptop database made the way `serve` makes it."""
-    data = tmp_path_factory.mktemp("laptop-data")
-    env = {**os.environ, "LAPTOP_DATA_DIR": str(data)}
-    env.pop("DATABASE_URL", None)
-    subprocess.run([sys.executable, "-m", "laptop", "migrate", "-v", "0"], cwd=ROOT, env=env,
-                   check=True)
-    return data / "championship.sqlite3"
-
-
 def count(path: Path, table: str = "auth_user") -> int:
     with sqlite3.connect(path) as conn:
         return conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
 
 
 def test_a_copy_is_complete_private_and_in_one_file(database, tmp_path):
+    (tmp_path / "usb").mkdir()
     copy = backup.backup_now(database=database, folder=tmp_path / "usb", keep=5)
     assert copy.parent == tmp_path / "usb" and copy.name.endswith("-periodic.sqlite3")
     assert oct(copy.stat().st_mode & 0o777) == "0o600"
@@ -65,6 +55,7 @@ def test_another_sqlite_database_is_refused(tmp_path):
 def test_restore_puts_the_copy_back_and_keeps_the_database_as_it_was(database, tmp_path):
     live = tmp_path / "live.sqlite3"
     backup.copy_database(database, live)
+    (tmp_path / "b").mkdir()
     copy = backup.backup_now(database=live, folder=tmp_path / "b", keep=5)
     with sqlite3.connect(live) as conn:
         conn.execute("INSERT INTO auth_user (password, is_superuser, username, first_name, "

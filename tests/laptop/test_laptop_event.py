@@ -12,9 +12,7 @@ import datetime as dt
 import os
 import shutil
 import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
@@ -24,6 +22,7 @@ from rehearsal.laptop import (
     TableBanker,
     confirmed,
     db_rows,
+    fresh_checkout,
     ok,
     server_deadline,
     set_up_round,
@@ -31,21 +30,7 @@ from rehearsal.laptop import (
 )
 from rehearsal.stack import free_port
 
-ROOT = Path(__file__).resolve().parents[2]
 SLUG = "laptop"
-
-
-def fresh_checkout(target: Path) -> Path:
-    """The project's files (tracked and new, as git sees them) with the shared virtualenv."""
-    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT,
-                           capture_output=True, check=True).stdout.decode().split("\0")
-    for name in filter(None, files):
-        source = ROOT / name
-        if source.is_file() and not source.is_symlink():
-            (target / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target / name)
-    (target / ".venv").symlink_to(Path(sys.prefix).resolve())
-    return target
 
 
 @pytest.mark.slow

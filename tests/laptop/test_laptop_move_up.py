@@ -1,6 +1,7 @@
 """Moving up mid-season: the tournament played on the laptop (SQLite) is exported and imported
 into PostgreSQL with the existing commands; the standings and every confirmed result are the
-same there (README, "Moving up to PostgreSQL")."""
+same there, and so are the players' personal codes (printed cards), the banker links and the
+audit log (README, "Moving up to PostgreSQL")."""
 
 from __future__ import annotations
 
@@ -19,14 +20,23 @@ pytestmark = pytest.mark.postgres
 SNAPSHOT = """
 import json
 from referee.models import Placement
-from scoring.models import StandingRow
-rows = StandingRow.objects.filter(tournament__slug="demo", scope="live").order_by("position")
+from tournament import audit
+from tournament.models import BankerLink, Player, Tournament
+from scoring.standings.selectors import placed_rows
+rows = placed_rows(Tournament.objects.get(slug="demo"), scope="live")
 placements = Placement.objects.filter(result__game__table__round__tournament__slug="demo",
     result__status="confirmed").order_by("result__game__table__number", "place", "player__name")
 print(json.dumps({
     "standings": [[r.player.name, r.rank, str(r.points)] for r in rows],
     "results": [[p.result.game.table.number, p.player.name, p.place, p.net_worth]
                 for p in placements],
+    "codes": sorted(Player.objects.filter(tournament__slug="demo")
+                    .values_list("name", "pass_code")),
+    "links": sorted(BankerLink.objects.filter(table__round__tournament__slug="demo",
+                    revoked_at=None).values_list("table__round__number", "table__number",
+                                                 "nonce")),
+    "audit": [[r["at"], r["actor"], r["action"], r["target"], r["reason"]]
+              for r in audit.export(Tournament.objects.get(slug="demo"))],
 }))
 """
 
@@ -75,6 +85,11 @@ def test_a_tournament_moves_from_the_laptop_to_postgresql_mid_season(tmp_path, p
 
     server = {**base, "DATABASE_URL": postgres_url}
     run(["manage.py", "migrate", "-v", "0"], server)
-    run(["manage.py", "import_tournament", str(export)], server)
+    said = run(["manage.py", "import_tournament", str(export)], server)
     after = snapshot(["manage.py", "shell", "-c", SNAPSHOT], server)
-    assert after == before
+    assert before["codes"] and before["links"] and before["audit"]
+    moved_audit = [row for row in after.pop("audit") if row in before["audit"]]
+    assert moved_audit == before.pop("audit")  # every entry, in order (plus the import's own)
+    assert after == before  # standings, results, codes, links
+    assert f"Kept: {len(before['codes'])} personal codes" in said
+    assert "Not moved: passwords" in said and "SECRET_KEY" in said

@@ -26,7 +26,7 @@ def test_without_a_terminal_a_passwordless_organizer_gets_a_one_time_link(client
     assert short.status_code == 200 and not User.objects.get(pk=user.pk).has_usable_password()
     done = client.post(form_url, {"new_password1": "Schlossallee-4000",
                                   "new_password2": "Schlossallee-4000"})
-    assert done.status_code == 302 and done["Location"] == "/manage/"
+    assert done.status_code == 302 and done["Location"] == "/start/"  # lands where they work
     assert client.get("/manage/").status_code == 200  # logged in as the organizer
     assert User.objects.get(pk=user.pk).check_password("Schlossallee-4000")
     assert organizer.ensure_organizer(username="orga", interactive=False) is None
@@ -51,3 +51,20 @@ def test_an_existing_organizer_is_left_alone():
     User.objects.create_user("chef", password="x", is_staff=True)
     assert organizer.ensure_organizer(username="organizer", interactive=False) is None
     assert not User.objects.filter(username="organizer").exists()
+
+
+def test_the_link_is_printed_at_the_first_start_only_and_on_request(tmp_path, settings):
+    """Issue 26 (13): ``make serve`` printed the set-password link at every start, beside the
+    QR codes meant for the hall."""
+    import io
+
+    from django.core.management import call_command
+
+    made = organizer.ensure_organizer(username="orga", interactive=False)
+    assert organizer.link_to_print(made, data_dir=tmp_path) == made.link_path
+    again = organizer.ensure_organizer(username="orga", interactive=False)
+    assert again.link_path and organizer.link_to_print(again, data_dir=tmp_path) is None
+    settings.DATA_DIR = tmp_path
+    out = io.StringIO()
+    call_command("organizer_link", "orga", stdout=out)
+    assert "/password/set/" in out.getvalue() and "'orga'" in out.getvalue()

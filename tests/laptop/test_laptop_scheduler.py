@@ -10,7 +10,7 @@ import time_machine
 from gameplay import T0, started_game
 
 from laptop.scheduler import Scheduler, beat_task, milestones
-from referee import services
+from referee import results, services
 from referee.models import Game
 
 pytestmark = pytest.mark.django_db
@@ -49,35 +49,34 @@ def test_the_scheduler_counts_what_its_deadline_job_recorded(game):
 def test_a_confirmed_result_is_copied_in_its_own_request(game, settings, tmp_path,
                                                         monkeypatch,
                                                         django_capture_on_commit_callbacks):
-    from laptop import backup, receivers
-    from referee.signals import result_changed
+    from laptop import backup
 
     copies = []
     monkeypatch.setattr(backup, "backup_now", lambda **kw: copies.append(kw) or tmp_path / "c")
     settings.LAPTOP_BACKUP_DIR = tmp_path
+    settings.DATA_DIR = tmp_path
+    settings.LAPTOP_BACKUP_DEVICE = None
     settings.LAPTOP_BACKUP_KEEP = 3
     settings.DATABASE_FILE = tmp_path / "db.sqlite3"
-    receivers.connect()
-    try:
-        later = T0 + dt.timedelta(minutes=1)
-        for key in game.players[:5]:  # bankruptcies to the bank until the game ends
-            game.refresh_from_db()
-            if game.status == Game.Status.FINISHED:
-                break
-            services.post_event(game_id=game.pk, event={"type": "bankrupt", "player": key,
-                                                        "creditor": "bank"}, author=None,
-                                now=later)
-        with django_capture_on_commit_callbacks(execute=True):
-            services.count_result(game_id=game.pk, author=None, now=later)
-        assert copies == []  # counted is not final yet
+    # The copy is the last step after a changed result (settings.RESULT_STEPS).
+    assert settings.RESULT_STEPS[-1] == "laptop.receivers.backup_after_result"
+    later = T0 + dt.timedelta(minutes=1)
+    for key in game.players[:5]:  # bankruptcies to the bank until the game ends
         game.refresh_from_db()
-        with django_capture_on_commit_callbacks(execute=True):
-            services.confirm_result(game_id=game.pk, code=game.confirmation_code, by=None,
-                                    now=later)
-        assert [c["reason"] for c in copies] == ["result"]
-        assert copies[0]["folder"] == tmp_path and copies[0]["keep"] == 3
-    finally:
-        result_changed.disconnect(dispatch_uid="laptop.on_result_changed")
+        if game.status == Game.Status.FINISHED:
+            break
+        services.post_event(game_id=game.pk, event={"type": "bankrupt", "player": key,
+                                                    "creditor": "bank"}, author=None,
+                            now=later)
+    with django_capture_on_commit_callbacks(execute=True):
+        results.count_result(game_id=game.pk, author=None, now=later)
+    assert copies == []  # counted is not final yet
+    game.refresh_from_db()
+    with django_capture_on_commit_callbacks(execute=True):
+        results.confirm_result(game_id=game.pk, code=game.confirmation_code, by=None,
+                                now=later)
+    assert [c["reason"] for c in copies] == ["result"]
+    assert copies[0]["folder"] == tmp_path and copies[0]["keep"] == 3
 
 
 def test_milestones_change_when_a_round_is_closed(game):
@@ -102,6 +101,7 @@ def test_the_scheduler_copies_the_database_when_it_changed_and_when_a_round_clos
         conn.executescript("CREATE TABLE django_migrations (id INTEGER);"
                            "CREATE TABLE referee_gameevent (id INTEGER);")
     folder = tmp_path / "usb"
+    folder.mkdir()  # made by `serve` at its start: a backup never creates it
     policy = BackupPolicy(database=live, folder=folder, keep=10, minutes=0)
     scheduler = Scheduler(backups=policy, deadline_seconds=60, standings_seconds=60)
     scheduler._marks = milestones()

@@ -7,7 +7,7 @@ import json
 import re
 
 import pytest
-import time_machine
+from consoles import check, dealt_game, keys, main, play_events
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from factories import OrganizerFactory, UserFactory, appoint, seated_table
@@ -16,74 +16,13 @@ from referee import engine_cache, services
 from referee.models import Game, GameResult
 from tournament import banker_links
 
-pytestmark = pytest.mark.django_db
-T0 = dt.datetime(2026, 11, 28, 14, 0, tzinfo=dt.UTC)
+# fixtures: tests/referee/conftest.py (this module's own banker)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_engine_cache", "clock")]
 
 
 @pytest.fixture
 def banker():
     return UserFactory(username="bank-console")
-
-
-@pytest.fixture
-def game(table):
-    return services.ensure_game(table=table)
-
-
-@pytest.fixture
-def console(client, banker):
-    client.force_login(banker)
-    return client
-
-
-def keys(table):
-    return [str(pk) for pk in table.seats.order_by("position").values_list("player_id", flat=True)]
-
-
-@pytest.fixture(autouse=True)
-def _fresh_engine_cache():
-    """Primary keys are reused after a test's rollback; the process-wide engine cache is keyed by
-    the game's pk and would hand a new game the engine of an old one with as many events."""
-    engine_cache.clear()
-
-
-@pytest.fixture(autouse=True)
-def clock():
-    """The server's clock, driven by the test (the game starts at T0)."""
-    with time_machine.travel(T0, tick=False) as traveller:
-        yield traveller
-
-
-def play(game, *events):
-    """Post events through the service at the (test-driven) current time."""
-    for event in events:
-        services.post_event(game_id=game.pk, event=event, author=None)
-    game.refresh_from_db()
-    return game
-
-
-def dealt_game(game, table):
-    anna, ben, carla, dieter, eva, frank = keys(table)
-    deals = {
-        anna: ["badstrasse", "turmstrasse"], ben: ["parkstrasse", "schlossallee"],
-        carla: ["seestrasse", "hafenstrasse"], dieter: ["neue-strasse", "suedbahnhof"],
-        eva: ["chausseestrasse", "elisenstrasse"], frank: ["poststrasse", "westbahnhof"],
-    }
-    events = [{"type": "start"}]
-    for player, deeds in deals.items():
-        events += [{"type": "deal", "player": player, "deed": d} for d in deeds]
-    return play(game, *events)
-
-
-def main(client, table, **params):
-    return client.get(f"/banker/table/{table.pk}/main/", params)
-
-
-def check(client, table, events, **headers):
-    return client.post(
-        f"/banker/table/{table.pk}/check/", json.dumps({"events": events}),
-        content_type="application/json", **headers,
-    )
 
 
 def buttons(html, player):
@@ -132,6 +71,34 @@ def test_others_get_403_everywhere(client, table):
     assert client.post(f"/banker/table/{table.pk}/count/").status_code == 403
 
 
+def test_the_console_without_a_session_says_how_to_open_the_table(client, table):
+    """Issue 28: a link holder has no account, so "log in with the right account" helps
+    nobody; the refusal explains the table card's link and QR code and offers a login that
+    comes back here. ``/banker/`` itself still leads to the login."""
+    url = f"/banker/table/{table.pk}/"
+    response = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 403
+    page = response.content.decode()
+    assert "QR code on the table card" in page and "private banker link" in page
+    assert f'href="/login/?next=%2Fbanker%2Ftable%2F{table.pk}%2F"' in page
+    assert "Log in with the right account" not in page
+    client.force_login(UserFactory(username="another-banker"))
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "another-banker" in page and "Log in with another account" in page
+    client.logout()
+    assert client.get("/banker/")["Location"].startswith("/login/?next=")
+
+
+def test_the_how_to_open_page_reads_the_table_once(client, table):
+    """The refusal is decided on the table the console read: the page that explains how the
+    table opens is rendered from it, not from a second read."""
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(f"/banker/table/{table.pk}/")
+    assert response.status_code == 403
+    reads = [q["sql"] for q in ctx.captured_queries if 'FROM "tournament_table"' in q["sql"]]
+    assert len(reads) == 1, "\n".join(reads)
+
+
 def test_a_banker_link_session_may_run_the_console(client, table):
     link = banker_links.issue_link(table=table)
     session = client.session
@@ -164,7 +131,7 @@ def test_panels_offer_only_legal_actions(console, table, game):
     assert "release" not in anna_buttons
     assert "rent" in anna_buttons and "mortgage" in anna_buttons and "trade" in anna_buttons
     assert "bankrupt" in anna_buttons
-    play(game, {"type": "jail", "player": anna})
+    play_events(game, {"type": "jail", "player": anna})
     html = main(console, table, player=anna).content.decode()
     anna_buttons = buttons(html, anna)
     assert "release" in anna_buttons and "jail" not in anna_buttons
@@ -191,7 +158,7 @@ def test_auction_mode_after_the_stop_walks_through_unowned_deeds_only(
     anna, *_ = keys(table)
     dealt_game(game, table)
     clock.shift(dt.timedelta(minutes=46))
-    play(game, {"type": "auction", "deed": "elektrizitaetswerk", "winner": None, "price": 0})
+    play_events(game, {"type": "auction", "deed": "elektrizitaetswerk", "winner": None, "price": 0})
     html = main(console, table, player=anna).content.decode()
     assert 'data-mode="auction"' in html
     steps = re.findall(r'data-step-deed="([a-z-]+)"', html)
@@ -220,7 +187,7 @@ def test_auction_mode_order_is_board_order(console, table, game, clock):
 def test_bankruptcy_to_the_bank_mid_game_asks_for_the_auction_of_its_deeds(console, table, game):
     *_, frank = keys(table)
     dealt_game(game, table)
-    play(game, {"type": "bankrupt", "player": frank, "creditor": "bank"})
+    play_events(game, {"type": "bankrupt", "player": frank, "creditor": "bank"})
     html = main(console, table).content.decode()
     assert 'data-mode="auction"' in html
     assert re.findall(r'data-step-deed="([a-z-]+)"', html) == ["poststrasse", "westbahnhof"]
@@ -241,7 +208,7 @@ def test_final_round_shows_the_last_turn_button(console, table, clock):
 def test_finished_game_opens_the_count(console, table, game):
     anna, ben, carla, *_ = keys(table)
     dealt_game(game, table)
-    play(game, {"type": "bankrupt", "player": ben, "creditor": anna},
+    play_events(game, {"type": "bankrupt", "player": ben, "creditor": anna},
          {"type": "bankrupt", "player": carla, "creditor": "bank"})
     html = main(console, table).content.decode()
     assert 'data-mode="count"' in html
@@ -299,7 +266,7 @@ def test_the_answer_shows_amounts_before_confirming(console, table, game):
     assert "750" in html and "350" in html
     html = check(console, table, [{"type": "mortgage", "deed": "parkstrasse"}]).content.decode()
     assert "175" in html
-    play(game, {"type": "mortgage", "deed": "parkstrasse"})
+    play_events(game, {"type": "mortgage", "deed": "parkstrasse"})
     html = check(console, table, [{"type": "unmortgage", "deed": "parkstrasse"}]).content.decode()
     assert "193" in html  # 175 + 10 % rounded up
 
@@ -307,7 +274,7 @@ def test_the_answer_shows_amounts_before_confirming(console, table, game):
 def test_rent_is_computed_by_the_engine_with_dice_for_utilities(console, table, game):
     anna, ben, *_ = keys(table)
     dealt_game(game, table)
-    play(game, {"type": "buy", "player": ben, "deed": "wasserwerk"})
+    play_events(game, {"type": "buy", "player": ben, "deed": "wasserwerk"})
     html = main(console, table, player=anna).content.decode()
     data = json.loads(re.search(r'id="console-data"[^>]*>(.*?)</script>', html, re.S).group(1))
     assert data["deeds"]["parkstrasse"]["rent"] == 70  # whole group, no houses: double rent
@@ -322,7 +289,7 @@ def test_rent_is_computed_by_the_engine_with_dice_for_utilities(console, table, 
 def test_bankruptcy_answer_explains_the_creditors_mortgage_choice(console, table, game):
     anna, ben, *_, frank = keys(table)
     dealt_game(game, table)
-    play(game, {"type": "mortgage", "deed": "westbahnhof"})
+    play_events(game, {"type": "mortgage", "deed": "westbahnhof"})
     html = check(console, table, [{"type": "bankrupt", "player": frank, "creditor": anna,
                                    "unmortgage": ["westbahnhof"]}]).content.decode()
     assert 'data-ok="1"' in html
@@ -338,7 +305,7 @@ def test_bankruptcy_answer_explains_the_creditors_mortgage_choice(console, table
 def test_void_is_checked_too(console, table, game):
     anna, *_ = keys(table)
     dealt_game(game, table)
-    play(game, {"type": "build", "deed": "badstrasse"})
+    play_events(game, {"type": "build", "deed": "badstrasse"})
     # voiding Anna's deal of Turmstraße would break the later build
     html = check(console, table, [{"type": "void", "event": 2, "reason": "wrong deed"}])\
         .content.decode()
@@ -370,14 +337,6 @@ def test_check_changes_nothing(console, table, game):
 
 
 # --------------------------------------------------------------------------- count and confirmation
-
-
-@pytest.fixture
-def ended(table, game):
-    anna, ben, carla, *_ = keys(table)
-    dealt_game(game, table)
-    return play(game, {"type": "bankrupt", "player": ben, "creditor": anna},
-                {"type": "bankrupt", "player": carla, "creditor": "bank"})
 
 
 def test_count_then_confirm_with_the_players_code(console, table, ended):
@@ -483,7 +442,7 @@ def test_query_count_does_not_grow_with_the_number_of_events(console, banker):
             {"type": "pay", "from": anna if i % 2 else ben, "to": ben if i % 2 else anna,
              "amount": 1} for i in range(n_events - 1)
         ]
-        play(game, *events)
+        play_events(game, *events)
         assert Game.objects.get(pk=game.pk).event_count == n_events
         for url in (f"/banker/table/{table.pk}/", f"/banker/table/{table.pk}/main/"):
             _queries(console, url)  # warm: session, caches
@@ -493,3 +452,28 @@ def test_query_count_does_not_grow_with_the_number_of_events(console, banker):
             _queries(console, f"/banker/table/{table.pk}/main/"),
         ))
     assert counts[0] == counts[1], counts
+
+
+def test_starting_the_clock_before_the_deal_is_a_warning_the_banker_confirms(console, table, game):
+    """Issue 28: the Karlsruhe rules deal 2 deeds to each player while the game is prepared,
+    "then the game starts". With deeds not dealt the start sheet says how many are and asks
+    for "Start without the full deal"; with the deal done it is the plain "Start now"."""
+
+    def start_sheet():
+        html = console.get(f"/banker/table/{table.pk}/main/", HTTP_ACCEPT_LANGUAGE="en")
+        html = html.content.decode()
+        return re.search(r'<dialog id="sheet-start".*?</dialog>', html, re.S).group(0)
+
+    sheet = start_sheet()
+    assert 'data-deal-missing="0/12"' in sheet and "Start without the full deal" in sheet
+    anna, ben, carla, dieter, eva, frank = keys(table)
+    deals = {anna: ["badstrasse", "turmstrasse"], ben: ["parkstrasse", "schlossallee"],
+             carla: ["seestrasse", "hafenstrasse"], dieter: ["neue-strasse", "suedbahnhof"],
+             eva: ["chausseestrasse", "elisenstrasse"], frank: ["poststrasse", "westbahnhof"]}
+    events = [{"type": "deal", "player": p, "deed": d} for p, ds in deals.items() for d in ds]
+    play_events(game, *events[:5])
+    assert 'data-deal-missing="5/12"' in start_sheet()
+    play_events(game, *events[5:])
+    sheet = start_sheet()
+    assert "data-deal-missing" not in sheet and "Start without the full deal" not in sheet
+    assert "Start now" in sheet

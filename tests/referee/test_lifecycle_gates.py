@@ -7,11 +7,12 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from consoles import open_link
 from django.test import Client
 from factories import OrganizerFactory, UserFactory, appoint, seated_table
-from gameplay import T0, play
+from gameplay import T0, cash_by_seat, play
 
-from referee import errors, rulings, services
+from referee import errors, results, rulings, services
 from referee.models import GameResult, Placement
 from tournament import audit, banker_links
 from tournament.models import Round, StaffRole
@@ -24,11 +25,6 @@ def table(banker):
     return seated_table(banker=banker, players=4)
 
 
-@pytest.fixture
-def judge(table):
-    return appoint(UserFactory(username="mrmonopoly"), StaffRole.Role.HEAD_REFEREE,
-                   table.round.tournament)
-
 
 def post(client, table, event):
     return client.post(
@@ -36,12 +32,9 @@ def post(client, table, event):
     )
 
 
-def cash_of(table):
-    return {seat.player: 2000 - 100 * seat.position for seat in table.seats.all()}
-
 
 def test_a_void_after_confirmation_is_refused_in_both_languages(client, banker, table):
-    game = play(table, cash_of(table))  # counted and confirmed with the code
+    game = play(table, cash_by_seat(table))  # counted and confirmed with the code
     client.force_login(banker)
     response = post(client, table, {"type": "void", "event": game.event_count - 1,
                                     "reason": "Tippfehler"})
@@ -63,22 +56,21 @@ def test_the_console_takes_no_event_while_the_round_is_only_seated(client, banke
 
 
 def test_a_closed_round_takes_no_event_either_also_through_its_link(client, table):
-    link = banker_links.issue_link(table=table)
-    assert client.get(banker_links.link_path(link)).status_code == 302
+    link = open_link(client, table)
     Round.objects.filter(pk=table.round_id).update(status=Round.Status.COMPLETE)
     assert post(client, table, {"type": "start"}).status_code in (403, 409)
     assert client.get(banker_links.link_path(link)).status_code == 403  # the link stopped
 
 
 def test_only_a_reason_reopens_a_result_and_it_must_be_confirmed_again(client, table, judge):
-    game = play(table, cash_of(table))
+    game = play(table, cash_by_seat(table))
     with pytest.raises(errors.ReasonRequired):
         rulings.reopen_result(game_id=game.pk, reason="  ", by=judge)
     rulings.reopen_result(game_id=game.pk, reason="Miete falsch gezählt", by=judge)
     game.refresh_from_db()
     assert game.result.status == GameResult.Status.COUNTED
     assert game.result.confirmed_by is None
-    services.confirm_result(game_id=game.pk, code=game.confirmation_code, by=None)
+    results.confirm_result(game_id=game.pk, code=game.confirmation_code, by=None)
     game.refresh_from_db()
     assert game.result.status == GameResult.Status.CONFIRMED
     entries = audit.lines(audit.entries(table.round.tournament, what="result.reopen"))
@@ -88,7 +80,7 @@ def test_only_a_reason_reopens_a_result_and_it_must_be_confirmed_again(client, t
 
 
 def test_the_head_referee_reopens_on_the_result_page_and_confirms_again(client, table, judge):
-    game = play(table, cash_of(table))
+    game = play(table, cash_by_seat(table))
     client.force_login(judge)
     slug = table.round.tournament.slug
     refused = client.post(f"/manage/{slug}/results/{game.pk}/reopen/", {"reason": ""})
@@ -102,7 +94,7 @@ def test_the_head_referee_reopens_on_the_result_page_and_confirms_again(client, 
 
 
 def test_an_organizer_of_another_tournament_cannot_reopen(client, table):
-    game = play(table, cash_of(table))
+    game = play(table, cash_by_seat(table))
     client.force_login(OrganizerFactory(tournaments=[]))
     slug = table.round.tournament.slug
     assert client.post(f"/manage/{slug}/results/{game.pk}/reopen/", {"reason": "x"}).status_code \
@@ -112,25 +104,24 @@ def test_an_organizer_of_another_tournament_cannot_reopen(client, table):
 
 
 def test_a_dispute_is_amended_with_a_reason_and_audited(client, table, judge, banker):
-    game = play(table, cash_of(table), confirm=False)
-    services.dispute_result(game_id=game.pk, note="Hotel vergessen", by=banker)
+    """Issue 24, finding 4: the places follow from the amended figures (a raised net worth
+    above the player in 2nd takes 1st), so the standings never give more points to less."""
+    game = play(table, cash_by_seat(table), confirm=False)
+    results.dispute_result(game_id=game.pk, note="Hotel vergessen", by=banker)
     placements = {p.player_id: p for p in Placement.objects.filter(result__game=game)}
-    last = max(placements.values(), key=lambda p: p.place)
-    first = min(placements.values(), key=lambda p: p.place)
-    figures = {
-        pid: {"place": p.place, "net_worth": p.net_worth} for pid, p in placements.items()
-    }
-    figures[last.player_id] = {"place": 1, "net_worth": first.net_worth + 500}
-    figures[first.player_id] = {"place": last.place, "net_worth": first.net_worth}
+    standing = sorted((p for p in placements.values() if not p.bankrupt), key=lambda p: p.place)
+    first, second = standing[0], standing[1]
     client.force_login(judge)
     slug = table.round.tournament.slug
     form = {"reason": "Hotel auf Schlossallee nicht gezählt"}
-    for pid, row in figures.items():
-        form[f"place-{pid}"] = row["place"]
-        form[f"net_worth-{pid}"] = row["net_worth"]
+    for pid, p in placements.items():
+        form[f"net_worth-{pid}"] = p.net_worth
+    form[f"net_worth-{second.player_id}"] = first.net_worth + 500
     assert client.post(f"/manage/{slug}/results/{game.pk}/", form).status_code == 302
-    last.refresh_from_db()
-    assert (last.place, last.net_worth) == (1, first.net_worth + 500)
+    second.refresh_from_db()
+    first.refresh_from_db()
+    assert (second.place, second.net_worth) == (1, first.net_worth + 500)
+    assert first.place == 2
     game.refresh_from_db()
     assert game.result.status == GameResult.Status.DISPUTED  # still needs the ruling
     with pytest.raises(errors.ReasonRequired):
@@ -140,11 +131,25 @@ def test_a_dispute_is_amended_with_a_reason_and_audited(client, table, judge, ba
     assert game.result.status == GameResult.Status.CONFIRMED
     audit_page = client.get(f"/manage/{slug}/audit/?action=result.amend").content.decode()
     assert "Hotel auf Schlossallee nicht gezählt" in audit_page
-    assert "net_worth:" in audit_page
+
+
+def test_an_amended_place_that_contradicts_the_figures_is_refused_with_the_reason(table, judge):
+    game = play(table, cash_by_seat(table), confirm=False)
+    placements = {p.player_id: p for p in Placement.objects.filter(result__game=game)}
+    standing = sorted((p for p in placements.values() if not p.bankrupt), key=lambda p: p.place)
+    figures = {pid: {"place": p.place, "net_worth": p.net_worth} for pid, p in placements.items()}
+    figures[standing[1].player_id] = {"place": 2, "net_worth": standing[0].net_worth + 1}
+    with pytest.raises(errors.BadAmendment) as refused:
+        rulings.amend_result(game_id=game.pk, figures=figures, reason="Nachzählung", by=judge)
+    assert refused.value.code == "bad_amendment"
+    assert "follow from the net worth" in refused.value.message_in("en")
+    assert "folgen aus dem Vermögen" in refused.value.message_in("de")
+    assert {p.player_id: p.place for p in Placement.objects.filter(result__game=game)} == {
+        pid: p.place for pid, p in placements.items()}
 
 
 def test_bad_amendments_are_refused(table, judge):
-    game = play(table, cash_of(table), confirm=False)
+    game = play(table, cash_by_seat(table), confirm=False)
     with pytest.raises(errors.BadAmendment):
         rulings.amend_result(game_id=game.pk, figures={1: {"place": "x"}}, reason="r", by=judge)
     with pytest.raises(errors.ReasonRequired):
@@ -221,16 +226,24 @@ def test_a_paper_result_is_entered_shown_counted_and_confirmed_by_a_second_perso
     assert "data-from-paper" in public and "Papierbogen" in public
     # the person who entered it cannot confirm it alone …
     refused = client.post(f"/manage/{slug}/results/{result.game_id}/resolve/", {"note": "ok"})
-    assert refused.status_code == 400
-    # … the table's code (or a second staff member) can
+    assert refused.status_code == 403
+    # … not even with the table's code, which staff can read (issue 24, finding 3) …
     code = result.game.confirmation_code
+    refused = client.post(f"/manage/{slug}/results/{result.game_id}/code/", {"code": code})
+    assert refused.status_code == 403
+    result.refresh_from_db()
+    assert result.status == GameResult.Status.COUNTED
+    # … a second staff member with the table's code can
+    second = UserFactory()
+    appoint(second, StaffRole.Role.HEAD_REFEREE, table.round.tournament)
+    client.force_login(second)
     with django_capture_on_commit_callbacks(execute=True):
         client.post(f"/manage/{slug}/results/{result.game_id}/code/", {"code": code})
     result.refresh_from_db()
     assert result.status == GameResult.Status.CONFIRMED
-    from scoring.models import StandingRow
+    from scoring.standings import selectors
 
-    winner = StandingRow.objects.get(player_id=seats[0].player_id, scope="public")
+    winner = selectors.place_of(table.round.tournament, player_id=seats[0].player_id)
     assert winner.points > 0 and winner.rank == 1  # counted like any result
     assert audit.lines(audit.entries(table.round.tournament, what="result.paper"))[0].reason \
         == "Konsole ausgefallen"
@@ -261,7 +274,7 @@ def _two_tables():
 
 def test_seating_edits_stop_when_the_round_runs_but_the_head_referee_moves_with_a_reason(client):
     from tournament import errors as tournament_errors
-    from tournament import services as tournament_services
+    from tournament.rounds import services as tournament_services
 
     tournament, round_, (one, two), people, judge = _two_tables()
     game_two = services.ensure_game(table=two)  # opened, nothing happened yet
@@ -296,6 +309,69 @@ def test_no_one_moves_to_or_from_a_table_whose_game_has_begun(client):
         "player": people[5].pk, "to_table": 1, "reason": "zu spät"})
     assert refused.status_code == 409 and "begonnen" in refused.content.decode()
     assert people[5].seats.get(round=round_).table_id == two.pk
+
+
+def _full_tables():
+    from factories import PlayerFactory, TournamentFactory
+    from gameplay import make_round
+
+    from tournament.models import Tournament
+
+    tournament = TournamentFactory(slug="voll", status=Tournament.Status.RUNNING, table_size=4)
+    people = [PlayerFactory(tournament=tournament) for _ in range(12)]
+    round_, tables = make_round(tournament, 1, [people[:4], people[4:8], people[8:]])
+    judge = appoint(UserFactory(username="oberschiri"), StaffRole.Role.HEAD_REFEREE, tournament)
+    return tournament, round_, tables, people, judge
+
+
+def test_at_full_tables_the_head_referee_swaps_two_players_with_a_reason_and_a_preview(client):
+    """Issue 28: at full tables a move is always refused (7 at a table); a swap keeps the sizes.
+    Before either game has begun, in a running round, audited with the reason."""
+    tournament, round_, (one, two, three), people, judge = _full_tables()
+    game_two = services.ensure_game(table=two)  # opened, nothing happened yet
+    client.force_login(judge)
+    refused = client.post("/manage/voll/rounds/1/referee-move/", {
+        "player": people[0].pk, "to_table": 2, "reason": "Vereinskollegen"})
+    assert refused.status_code in (400, 409)  # the move cannot succeed here
+    desk = client.get("/manage/voll/desk/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'data-form="swap-players"' in desk and "/manage/voll/rounds/1/referee-swap/" in desk
+    # the preview (the organizer's, read only) says what the swap does before it is saved
+    preview = client.get("/manage/voll/rounds/1/preview/", {
+        "action": "swap", "a": people[0].pk, "b": people[4].pk, "version": round_.version},
+        HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="en")
+    assert preview.status_code == 200 and "data-repeats-after" in preview.content.decode()
+    assert 'id="swap-save"' in preview.content.decode()
+    assert "disabled" not in preview.content.decode().split('id="swap-save"')[1].split(">")[0]
+    no_reason = client.post("/manage/voll/rounds/1/referee-swap/", {
+        "a": people[0].pk, "b": people[4].pk, "reason": ""})
+    assert no_reason.status_code == 400
+    swapped = client.post("/manage/voll/rounds/1/referee-swap/", {
+        "a": people[0].pk, "b": people[4].pk, "reason": "Vereinskollegen getrennt"})
+    assert swapped.status_code == 302
+    assert people[0].seats.get(round=round_).table_id == two.pk
+    assert people[4].seats.get(round=round_).table_id == one.pk
+    assert [one.seats.count(), two.seats.count()] == [4, 4]
+    game_two.refresh_from_db()
+    assert str(people[0].pk) in game_two.players  # the untouched game follows the new seating
+    line = audit.lines(audit.entries(tournament, what="seat.swap"))[0]
+    assert line.reason == "Vereinskollegen getrennt" and line.actor == "oberschiri"
+    # once a game has begun, nobody is swapped to or from its table
+    services.post_event(game_id=game_two.pk, event={"type": "start"}, author=None, now=T0)
+    refused = client.post("/manage/voll/rounds/1/referee-swap/", {
+        "a": people[1].pk, "b": people[0].pk, "reason": "zu spät"})
+    assert refused.status_code == 409 and "begonnen" in refused.content.decode()
+    assert people[0].seats.get(round=round_).table_id == two.pk
+    # the desk offers only the untouched tables' players (table 2 is gone from the choices)
+    desk = client.get("/manage/voll/desk/").content.decode()
+    swap_form = desk.split('data-form="swap-players"')[1].split("</details>")[0]
+    assert f'<option value="{people[0].pk}">' not in swap_form
+    assert f'<option value="{people[8].pk}">' in swap_form
+    # a desk volunteer is not offered it and may not
+    desk_user = appoint(UserFactory(), StaffRole.Role.DESK, tournament)
+    client.force_login(desk_user)
+    assert 'data-form="swap-players"' not in client.get("/manage/voll/desk/").content.decode()
+    assert client.post("/manage/voll/rounds/1/referee-swap/", {
+        "a": people[1].pk, "b": people[8].pk, "reason": "x"}).status_code == 403
 
 
 def test_a_delay_is_for_a_running_round_only(client, table, judge):

@@ -9,8 +9,10 @@ from hypothesis import strategies as st
 
 from scoring.standings.compute import (
     GameResultRow,
+    PlayerLine,
     Settings,
     compute_standings,
+    place_lines,
     table_winners_qualifiers,
 )
 
@@ -160,3 +162,97 @@ def test_a_tie_across_the_qualification_line_is_drawn():
     assert [line.rank for line in thirds] == [7, 7, 7]  # positions 7–9 decide nothing
     # players 2 (1500) and 5 (2500), 8 (3500) differ: no lot; line between 5 and 6 is points
     assert [line.qualified for line in lines].count(True) == 5
+
+
+# --- issue 29: places derived on read from the stored figures ---
+
+#: What a standings row stores of a line (``scoring.models.StandingRow``): never its place.
+STORED = ("points", "net_worth_sum", "best_net_worth", "table_wins", "games", "final_place",
+          "deducted", "tie_order", "tie_break")
+CHAINS = (
+    ("points", "net_worth_sum", "best_net_worth", "head_to_head", "lot"),
+    ("points", "head_to_head", "net_worth_sum", "lot"),
+    ("points", "net_worth_sum", "lot"),
+    ("points", "head_to_head"),
+    ("points",),
+)
+
+
+def read_back(lines, rng):
+    """The lines as a read finds them: their stored values only, in any order."""
+    again = [PlayerLine(line.player, **{name: getattr(line, name) for name in STORED})
+             for line in lines]
+    rng.shuffle(again)
+    return again
+
+
+def placing(lines):
+    return [(line.player, line.rank, line.decided_by, line.qualified) for line in lines]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 10_000), st.integers(1, 3), st.sampled_from(CHAINS), st.booleans())
+def test_the_stored_figures_give_the_same_places(seed, rounds, chain, final):
+    """Few distinct net worths (many ties, head-to-head, lots), some players without a game,
+    sometimes a final with an equal place: placed again from what a row stores, in any order,
+    every line has its place, its deciding key and its qualification as computed."""
+    rng = random.Random(seed)
+    players = list(range(1, 21))
+    results = []
+    for round_ in range(1, rounds + 1):
+        rng.shuffle(players)
+        for table, start in enumerate(range(0, 12, 4), start=1):  # players 13+ sit out
+            seated = players[start:start + 4]
+            worths = sorted((rng.choice((500, 1000, 2000)) for _ in seated), reverse=True)
+            for index, (player, worth) in enumerate(zip(seated, worths, strict=True)):
+                place = worths.index(worth) + 1 if rng.random() < 0.5 else index + 1
+                results.append(GameResultRow(round_, table, player, place, worth))
+    if final:
+        finalists = rng.sample(players[:12], 4)
+        places = [1, 2, 2, 4]
+        results += [GameResultRow(rounds + 1, 1, player, place, 100, is_final_round=True)
+                    for player, place in zip(finalists, places, strict=True)]
+    settings_ = Settings(tie_breaks=chain, finalists=4, lot_seed=seed)
+    lines = compute_standings(players=sorted(players), results=results, settings=settings_,
+                              deductions={players[0]: 2})
+    assert placing(place_lines(read_back(lines, rng), settings=settings_)) == placing(lines)
+
+
+def test_a_result_elsewhere_leaves_a_tie_as_it_was():
+    """Head-to-head among equals is settled by the tied lines alone: games of other players
+    change none of their stored values, only their places."""
+    results = game(1, 1, {1: (1, 2000), 3: (2, 1000)})  # 1 beats 3 ...
+    results += game(2, 2, {3: (1, 2000), 7: (2, 1000)}) + game(2, 3, {8: (1, 2000), 1: (2, 1000)})
+    settings_ = Settings(lot_seed=5)
+    before = {line.player: line for line in compute_standings(
+        players=range(1, 9), results=results, settings=settings_)}
+    # ... and both have 11 points, 3,000 summed and 2,000 at best: head-to-head decides
+    assert [(before[p].rank, before[p].tie_break) for p in (1, 3)] == [(1, ""),
+                                                                      (2, "head_to_head")]
+    results += game(1, 4, {5: (1, 9000), 6: (2, 8000)}) + game(2, 4, {6: (1, 9000), 5: (2, 8000)})
+    after = {line.player: line for line in compute_standings(
+        players=range(1, 9), results=results, settings=settings_)}
+    for player in (1, 3, 7, 8):
+        assert [getattr(after[player], name) for name in STORED] == [
+            getattr(before[player], name) for name in STORED]
+        assert after[player].rank == before[player].rank + 2  # 5 and 6 passed them
+
+
+def test_a_line_joining_a_tie_drawn_by_lot_moves_no_other_turn():
+    """Equal on every figure and never met: the lot orders them on read, so whoever joins
+    the group changes no other line's turn (at most the deciding key of the line it lands
+    before, "" for the first of the group)."""
+    settings_ = Settings(lot_seed=11)
+    results = [row for table, player in enumerate(range(1, 6), start=1)
+               for row in game(1, table, {player: (1, 2000), player + 10: (2, 1000)})]
+    before = {line.player: line for line in compute_standings(
+        players=range(1, 17), results=results, settings=settings_)}
+    results += game(1, 6, {6: (1, 2000), 16: (2, 1000)})  # a sixth winner with 2,000
+    after = {line.player: line for line in compute_standings(
+        players=range(1, 17), results=results, settings=settings_)}
+    assert {after[p].tie_order for p in range(1, 7)} == {0}
+    assert {after[p].tie_break for p in range(1, 7)} <= {"", "lot"}
+    changed = [p for p in range(1, 6) if [getattr(after[p], name) for name in STORED]
+               != [getattr(before[p], name) for name in STORED]]
+    assert len(changed) <= 1
+    assert sorted(after[p].rank for p in range(1, 7)) == [1, 2, 3, 4, 5, 6]  # the podium draws

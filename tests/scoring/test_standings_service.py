@@ -6,10 +6,9 @@ import pytest
 from factories import PlayerFactory, TournamentFactory
 from gameplay import make_round, play
 
-from scoring import errors
-from scoring.desk import rounds
+from desk import errors, rounds
 from scoring.models import StandingRow
-from scoring.standings import services
+from scoring.standings import selectors, services
 from tournament.models import Round, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -31,7 +30,7 @@ def test_confirmed_results_become_stored_standings(django_capture_on_commit_call
     with django_capture_on_commit_callbacks(execute=True):
         play(tables[0], {p: 1000 + 100 * i for i, p in enumerate(players[:6])})
         play(tables[1], {p: 2000 - 100 * i for i, p in enumerate(players[6:])})
-    rows = list(StandingRow.objects.filter(tournament=tournament, scope="public"))
+    rows = selectors.placed_rows(tournament, scope="public")
     assert len(rows) == 12
     first = rows[0]
     assert first.points == 6 and first.rank == 1
@@ -93,12 +92,9 @@ def test_the_final_is_seated_from_the_qualifiers_and_crowns_the_winner(
         play(tables[0], {p: 1000 + 100 * i for i, p in enumerate(players[:6])})
         play(tables[1], {p: 1000 + 50 * i for i, p in enumerate(players[6:])})
         rounds.close_round(round_=round_)
-    final = rounds.seat_final(tournament=tournament, seed=1)
+    final = rounds.seat_final(tournament=tournament, seed=1, early=True)  # 1 of 3 rounds
     finalists = set(final.seats.values_list("player_id", flat=True))
-    expected = set(
-        StandingRow.objects.filter(tournament=tournament, scope="live")
-        .order_by("position").values_list("player_id", flat=True)[:6]
-    )
+    expected = {row.player_id for row in selectors.placed_rows(tournament, scope="live")[:6]}
     assert finalists == expected
     final.status = Round.Status.RUNNING
     final.save()
@@ -224,7 +220,7 @@ def test_a_confirmation_computes_the_standings_once(
     """The hall (issue 17): the 1,000-player computation runs inside SQLite's write lock, so
     both scopes share it when they read the same inputs (results public immediately); held
     results leave the public scope's inputs unchanged until the round closes."""
-    from referee import services as referee
+    from referee import results as referee_results
 
     Tournament.objects.filter(pk=tournament.pk).update(results_public_immediately=immediately)
     _, tables = make_round(tournament, 1, [players[:6]])
@@ -236,11 +232,33 @@ def test_a_confirmation_computes_the_standings_once(
     monkeypatch.setattr(services, "compute_standings",
                         lambda **kwargs: calls.append(kwargs) or real(**kwargs))
     with django_capture_on_commit_callbacks(execute=True):
-        referee.confirm_result(game_id=game.pk, code=game.confirmation_code, by=None)
+        referee_results.confirm_result(game_id=game.pk, code=game.confirmation_code, by=None)
     assert len(calls) == 1
-    live = list(StandingRow.objects.filter(tournament=tournament, scope="live")
-                .values_list("player", "points", "rank"))
-    public = list(StandingRow.objects.filter(tournament=tournament, scope="public")
-                  .values_list("player", "points", "rank"))
+    live, public = ([(row.player_id, row.points, row.rank)
+                     for row in selectors.placed_rows(tournament, scope=scope)]
+                    for scope in ("live", "public"))
     assert live[0][1] == 6
     assert (public == live) is immediately
+
+
+def test_a_recompute_writes_only_the_rows_whose_figures_changed(tournament, players):
+    """Issue 29: the confirming request rewrote every row of both scopes (2,000 inserts for
+    1,000 players); now an unchanged row is not touched, a changed one is updated in place."""
+    _, tables = make_round(tournament, 1, [players[:6], players[6:]])
+    play(tables[0], {p: 1000 + 100 * i for i, p in enumerate(players[:6])})
+    services.recompute_standings(tournament_id=tournament.pk)
+    before = {r.player_id: (r.pk, r.points) for r in
+              StandingRow.objects.filter(tournament=tournament, scope="live")}
+    lines = services.compute_standings(
+        players=sorted(before), results=services.result_rows(tournament,
+                                                             complete_rounds_only=False),
+        settings=services.settings_for(tournament), deductions={})
+    assert services._write_difference(tournament, {"live": lines}) == 0  # nothing changed
+    lines[-1].points += 3  # one player's figure moves
+    assert services._write_difference(tournament, {"live": lines}) == 1
+    after = {r.player_id: (r.pk, r.points) for r in
+             StandingRow.objects.filter(tournament=tournament, scope="live")}
+    changed = {pid for pid, row in after.items() if before[pid] != row}
+    assert changed == {lines[-1].player}  # every other row untouched
+    assert {pk for pk, _points in after.values()} == {pk for pk, _points in before.values()}
+    assert after[lines[-1].player][1] == before[lines[-1].player][1] + 3

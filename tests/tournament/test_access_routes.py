@@ -5,14 +5,20 @@ Roles: the tournament's organizer, head referee, desk volunteer, the banker of t
 logged-in stranger, and the organizer of *another* tournament ("rival"); anonymous callers are
 refused wherever a rule names roles. "Allowed" means the gate let the request through (any answer
 but 401/403 or a redirect to the login); "refused" means 401/403 or the login page.
+
+Every GET tried, by every role, must not write (README: a GET never creates, changes or deletes
+a row): an INSERT, UPDATE or DELETE it issues is a mismatch too, save the one named exception
+(a due deadline recorded by ``enforce_deadlines``). The banker's table has no game yet, as
+before anybody opened its console.
 """
 
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from factories import OrganizerFactory, PlayerFactory, TournamentFactory, UserFactory, appoint
@@ -21,7 +27,12 @@ from gameplay import make_round
 from referee import services as referee
 from scoring.models import HallScreen
 from tournament import banker_links
-from tournament.models import StaffRole, Tournament
+from tournament.models import (
+    Signup,
+    SignupMail,
+    StaffRole,
+    Tournament,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -45,6 +56,7 @@ ROUTES: dict[str, set[str] | None] = {
     "privacy/": PUBLIC,
     "login/": PUBLIC,
     "logout/": PUBLIC,
+    "start/": LOGIN,  # where a login leads: each role to its own page
     "password/set/<uidb64>/<token>/": PUBLIC,  # the token is the key
     "i18n/setlang/": PUBLIC,
     "admin/login/": PUBLIC,
@@ -80,8 +92,8 @@ ROUTES: dict[str, set[str] | None] = {
     "manage/<slug:slug>/players/<int:pk>/incidents/": HR,
     "manage/<slug:slug>/players/<int:pk>/undo-check-in/": CHECKIN,
     "manage/<slug:slug>/players/<int:pk>/new-code/": CHECKIN,
-    "manage/<slug:slug>/players/<int:pk>/drop-out/": ORG,
-    "manage/<slug:slug>/players/<int:pk>/undo-drop-out/": ORG,
+    "manage/<slug:slug>/players/<int:pk>/drop-out/": CHECKIN,  # told at the desk on the day
+    "manage/<slug:slug>/players/<int:pk>/undo-drop-out/": CHECKIN,
     "manage/<slug:slug>/check-in/": CHECKIN,
     "manage/<slug:slug>/alternates/": STAFF,
     "manage/<slug:slug>/alternates/rank/": ORG,
@@ -103,16 +115,20 @@ ROUTES: dict[str, set[str] | None] = {
     "manage/<slug:slug>/rounds/<int:number>/bankers/<int:table_number>/revoke/": ORG,
     "manage/<slug:slug>/rounds/<int:number>/bankers/<int:table_number>/restore/": ORG,
     "manage/<slug:slug>/final/seat/": ORG,
+    "manage/<slug:slug>/rounds/<int:number>/reseat/": ORG,
+    "manage/<slug:slug>/rounds/<int:number>/delete/": ORG,
     "manage/<slug:slug>/desk/": STAFF,
     "manage/<slug:slug>/desk/live/": STAFF,
     "manage/<slug:slug>/results/<int:game_id>/resolve/": HR,
     "manage/<slug:slug>/results/<int:game_id>/": HR,
     "manage/<slug:slug>/results/<int:game_id>/reopen/": HR,
+    "manage/<slug:slug>/verify/": HR,
     "manage/<slug:slug>/games/<int:game_id>/extra-time/": HR,
     "manage/<slug:slug>/rounds/<int:number>/tables/<int:table_number>/paper/": HR,
     "manage/<slug:slug>/results/<int:game_id>/code/": STAFF,
     "manage/<slug:slug>/rounds/<int:number>/delay/": HR,
     "manage/<slug:slug>/rounds/<int:number>/referee-move/": HR,
+    "manage/<slug:slug>/rounds/<int:number>/referee-swap/": HR,
     "manage/<slug:slug>/rounds/<int:number>/reopen/": ORG,
     "manage/<slug:slug>/print/": STAFF,
     "manage/<slug:slug>/print/<int:number>/": STAFF,
@@ -122,6 +138,15 @@ ROUTES: dict[str, set[str] | None] = {
     "manage/<slug:slug>/print/jobs/<printjob:job>/progress": STAFF,
     "manage/<slug:slug>/print/jobs/<printjob:job>/file": STAFF,
     "manage/<slug:slug>/print/players/<int:pk>/card.pdf": CHECKIN,
+    "manage/<slug:slug>/signups/": ORG,
+    "manage/<slug:slug>/signups/settings/": ORG,
+    "manage/<slug:slug>/signups/close/": ORG,
+    "manage/<slug:slug>/signups/<int:signup_id>/resend/": ORG,
+    "manage/<slug:slug>/signups/<int:signup_id>/move-up/": ORG,
+    "manage/<slug:slug>/signups/<int:signup_id>/erase/": ORG,
+    "manage/<slug:slug>/outbox/": ORG,
+    "manage/<slug:slug>/outbox/<int:mail_id>/resend/": ORG,
+    "manage/<slug:slug>/players/<int:pk>/fee-paid/": CHECKIN,
     "manage/<slug:slug>/screens/": STAFF,
     "manage/<slug:slug>/screens/<int:screen_id>/mode/": STAFF,
     "manage/<slug:slug>/screens/<int:screen_id>/remove/": STAFF,
@@ -134,12 +159,18 @@ ROUTES: dict[str, set[str] | None] = {
     "banker/table/<int:table_id>/count/": TABLE,
     "banker/table/<int:table_id>/confirm/": TABLE,
     "banker/table/<int:table_id>/dispute/": TABLE,
+    "banker/table/<int:table_id>/reopen-count/": TABLE,
     # public pages
     "t/<slug:slug>/": PUBLIC,
     "t/<slug:slug>/tables/": PUBLIC,
     "t/<slug:slug>/tables/<int:number>/": PUBLIC,
+    "t/<slug:slug>/rounds/<int:round_number>/tables/<int:number>/": PUBLIC,
     "t/<slug:slug>/players/<int:player_id>/": PUBLIC,
     "t/<slug:slug>/screen": PUBLIC,
+    "t/<slug:slug>/signup/": PUBLIC,  # players sign themselves up
+    "t/<slug:slug>/signup/<str:token>/": PUBLIC,  # the key from the e-mail opens it
+    "t/<slug:slug>/signup/<str:token>/confirm/": PUBLIC,
+    "t/<slug:slug>/signup/<str:token>/withdraw/": PUBLIC,
     "t/<slug:slug>/hall/<slug:key>/": PUBLIC,  # a hall screen (kiosk): nothing to log in to
     "t/<slug:slug>/hall/<slug:key>/live": PUBLIC,
     "t/<slug:slug>/live/standings": PUBLIC,
@@ -149,6 +180,7 @@ ROUTES: dict[str, set[str] | None] = {
     "t/<slug:slug>/live/cards": PUBLIC,
     "t/<slug:slug>/live/tables": PUBLIC,
     "t/<slug:slug>/live/tables/<int:number>": PUBLIC,
+    "t/<slug:slug>/live/rounds/<int:round_number>/tables/<int:number>": PUBLIC,
     "t/<slug:slug>/live/players/<int:player_id>": PUBLIC,
     "t/<slug:slug>/live/screen/standings": PUBLIC,
     "t/<slug:slug>/live/screen/tables": PUBLIC,
@@ -173,8 +205,8 @@ API: dict[tuple[str, str], set[str] | None] = {
     ("/api/v1/tournaments/{tournament_slug}/players/{id}/", "PATCH"): ORG,
     ("/api/v1/tournaments/{tournament_slug}/players/{id}/check-in/", "POST"): CHECKIN,
     ("/api/v1/tournaments/{tournament_slug}/players/{id}/undo-check-in/", "POST"): CHECKIN,
-    ("/api/v1/tournaments/{tournament_slug}/players/{id}/drop-out/", "POST"): ORG,
-    ("/api/v1/tournaments/{tournament_slug}/players/{id}/undo-drop-out/", "POST"): ORG,
+    ("/api/v1/tournaments/{tournament_slug}/players/{id}/drop-out/", "POST"): CHECKIN,
+    ("/api/v1/tournaments/{tournament_slug}/players/{id}/undo-drop-out/", "POST"): CHECKIN,
     ("/api/v1/rounds/", "GET"): PUBLIC,
     ("/api/v1/rounds/", "POST"): ORG,
     ("/api/v1/rounds/{id}/", "GET"): PUBLIC,
@@ -264,14 +296,21 @@ def world():
     table.banker = users["banker"]
     table.save()
     appoint(users["banker"], StaffRole.Role.BANKER, tournament)
-    game = referee.ensure_game(table=table)
+    # The banker's table has no game yet (nobody opened its console: a GET must not create
+    # one); the result and game pages get the other table's game.
+    game = referee.ensure_game(table=tables[1])
     link = banker_links.issue_link(table=table, banker=users["banker"])
     player = table.seats.first().player
     screen = HallScreen.objects.create(tournament=tournament, name="Eingang", key="eingang")
+    signup = Signup.objects.create(tournament=tournament, name="Zoe Zett", email="z@example.org",
+                                   email_key="z@example.org")
+    mail = SignupMail.objects.create(tournament=tournament, signup=signup, kind="confirm",
+                                     to=signup.email, subject="s", body="b")
     values = {
         "slug": tournament.slug,
         "tournament_slug": tournament.slug,
         "number": "1",
+        "round_number": "1",
         "table_number": str(table.number),
         "table_id": str(table.pk),
         "game_id": str(game.pk),
@@ -285,6 +324,8 @@ def world():
         "code": player.pass_code,
         "key": screen.key,
         "screen_id": str(screen.pk),
+        "signup_id": str(signup.pk),
+        "mail_id": str(mail.pk),
         "token_": "x",
     }
     return {"users": users, "values": values, "table": table, "round": _round, "player": player}
@@ -307,14 +348,60 @@ def _refused(response, api: bool) -> bool:
     return "/login/" in location
 
 
+WRITE = re.compile(r"^\s*(INSERT|UPDATE|DELETE|REPLACE)\b", re.IGNORECASE)
+#: Tables a GET may write, each with its reason. ``django_session``: Django's own session, not
+#: a row of ours (the messages a page shows after a post may be kept in it and are cleared
+#: when the page reads them; ``/b/<token>/``, not tried here, grants its table in it). None is
+#: written by the GETs tried here today.
+MAY_WRITE = {"django_session"}
+
+
+@contextmanager
+def writes_during(monkeypatch: pytest.MonkeyPatch):
+    """The INSERT, UPDATE and DELETE statements issued in the block (updates too, not only new
+    rows). The one documented exception (README, "a GET never writes"): a deadline that is due
+    is recorded by the next request for its table (``enforce_deadlines``); its statements are
+    not listed while it runs, nowhere else."""
+    writes: list[str] = []
+    inside = []
+    enforce = referee.enforce_deadlines
+
+    def recording(*args, **kwargs):
+        inside.append(True)
+        try:
+            return enforce(*args, **kwargs)
+        finally:
+            inside.pop()
+
+    def wrapper(execute, sql, params, many, context):
+        if WRITE.match(sql) and not inside and not any(table in sql for table in MAY_WRITE):
+            writes.append(sql[:120])
+        return execute(sql, params, many, context)
+
+    monkeypatch.setattr(referee, "enforce_deadlines", recording)
+    with connection.execute_wrapper(wrapper):
+        yield writes
+
+
+def _get(client: Client, url: str):
+    """The GET, its streamed body read to the end (a PDF is drawn as it is read); the
+    statements that wrote are kept on the response (``writes``)."""
+    with pytest.MonkeyPatch.context() as monkeypatch, writes_during(monkeypatch) as writes:
+        response = client.get(url)
+        if response.streaming:
+            b"".join(response.streaming_content)
+    response.writes = writes
+    return response
+
+
 def _try(user, method: str, url: str, api: bool, body=None):
     client = Client()
     if user is not None:
         client.force_login(user)
     with transaction.atomic():
-        if method == "AUTO":
-            response = client.get(url)
-            if response.status_code == 405:
+        if method in ("AUTO", "GET"):
+            response = _get(client, url)
+            if method == "AUTO" and response.status_code == 405:
                 response = client.post(url)
         else:
             response = getattr(client, method.lower())(
@@ -330,13 +417,20 @@ def _check(rule, method, url, users, api, body=None) -> list[tuple]:
     anonymous = _try(None, method, url, api, body)
     if _refused(anonymous, api) != (rule is not None):
         wrong.append((url, "anonymous", anonymous.status_code))
+    wrong += _wrote(url, "anonymous", anonymous)
     if rule is None:
         return wrong
     for role in ROLES:
         response = _try(users[role], method, url, api, body)
         if _refused(response, api) != (role not in rule):
             wrong.append((url, role, response.status_code))
+        wrong += _wrote(url, role, response)
     return wrong
+
+
+def _wrote(url: str, who: str, response) -> list[tuple]:
+    """A GET never writes (README): each statement it issued that wrote is a mismatch."""
+    return [(url, who, f"GET wrote: {sql}") for sql in getattr(response, "writes", [])]
 
 
 #: Not tried: the admin (below), redirects to the login by design, Django's own forms.
@@ -376,3 +470,20 @@ def test_api_operations_answer_each_role_as_their_rule_says(world):
         url = re.sub(r"\{(\w+)\}", lambda m, v=values: v[m.group(1)], path)
         wrong += _check(rule, method, url, world["users"], True, BODIES.get((path, method)))
     assert wrong == []
+
+
+def test_the_one_write_a_get_may_make_is_a_due_deadline():
+    """The exception is as narrow as it says: a read of a table whose time is up records the
+    end (``enforce_deadlines``: the game row changes) and issues no other write."""
+    import datetime as dt
+
+    import time_machine
+    from gameplay import T0, started_game
+
+    from referee.models import Game
+
+    game = started_game(start=T0)
+    with time_machine.travel(T0 + dt.timedelta(minutes=90), tick=False):
+        response = _get(Client(), f"/api/v1/tables/{game.table_id}/state")
+    assert response.status_code == 200 and response.writes == []
+    assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED  # written, inside it

@@ -8,8 +8,9 @@ import pytest
 from django.test import Client
 from factories import OrganizerFactory, PlayerFactory, TournamentFactory, UserFactory, appoint
 
-from tournament import audit, players
+from tournament import audit
 from tournament.models import StaffRole
+from tournament.players import services as players
 
 pytestmark = pytest.mark.django_db
 

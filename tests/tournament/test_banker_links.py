@@ -1,4 +1,5 @@
-"""Private banker links: signed, table-bound, revocable; QR codes; organizer-only management.
+"""Private banker links: signed, table-bound, revocable; QR codes; organizer-only management;
+what the link holder posts, counts and confirms is theirs (author, the audit log's actor).
 
 ``/b/<token>/`` lives at the site root; until it is mounted in ``config/urls.py`` this module
 runs with a URLconf that adds it (``urlpatterns`` below).
@@ -6,26 +7,40 @@ runs with a URLconf that adds it (``urlpatterns`` below).
 
 from __future__ import annotations
 
+import datetime as dt
 import xml.etree.ElementTree as ET
 
 import pytest
+from auditlog.models import LogEntry
 from django.contrib.auth.models import User
 from django.core import signing
 from django.test import Client
+from django.utils import timezone
 from factories import (
     OrganizerFactory,
+    PlayerFactory,
     RoundFactory,
     SeatFactory,
     TableFactory,
     TournamentFactory,
     UserFactory,
+    appoint,
 )
+from gameplay import make_round
 
 import config.urls
-from tournament import banker_links, errors, services
-from tournament.models import BankerLink, Round, Tournament
+from referee import services as referee
+from referee.models import Game, GameResult
+from tournament import banker_links, errors
+from tournament.models import (
+    BankerLink,
+    Round,
+    StaffRole,
+    Tournament,
+)
 from tournament.qr import qr_svg
-from tournament.views.rounds import banker_link_urlpatterns
+from tournament.rounds import bankers, services
+from tournament.urls import banker_link_urlpatterns
 
 urlpatterns = [*banker_link_urlpatterns, *config.urls.urlpatterns]
 
@@ -102,6 +117,29 @@ def test_revoked_link_stops_at_once_also_for_a_session_that_used_it(client, roun
     assert "revoked" in body.lower() or "widerrufen" in body
 
 
+def test_a_closed_rounds_link_says_the_round_closed_not_revoked(client, round_):
+    """Issue 28: nobody revoked the card's link; its round is over, and the page says so."""
+    table = _table(round_, 2)
+    link = services.issue_link(table=table)
+    Round.objects.filter(pk=round_.pk).update(status=Round.Status.COMPLETE)
+    assert banker_links.resolve(banker_links.make_token(link))[0] is (
+        banker_links.LinkState.ROUND_CLOSED)
+    response = Client(HTTP_ACCEPT_LANGUAGE="en").get(banker_links.link_path(link))
+    assert response.status_code == 403
+    body = response.content.decode()
+    assert 'data-code="link_round_closed"' in body
+    assert "Round closed – link no longer valid" in body and "Link revoked" not in body
+    # the bankers page of the closed round says the same instead of offering the link
+    client.force_login(OrganizerFactory())
+    page = client.get(f"/manage/{round_.tournament.slug}/rounds/1/bankers/",
+                      HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'data-link-state="round_closed"' in page and "data-copy=" not in page
+    # a link revoked by someone still says "revoked"
+    services.revoke_link(table=table)
+    assert banker_links.resolve(banker_links.make_token(link))[0] is (
+        banker_links.LinkState.REVOKED)
+
+
 def test_revoked_page_speaks_german_by_default(client, round_):
     link = services.issue_link(table=_table(round_, 1))
     services.revoke_link(table=link.table)
@@ -170,12 +208,12 @@ def test_one_banker_one_table_per_round(round_):
 
 def test_banker_created_on_the_fly_has_no_password():
     tournament = TournamentFactory()
-    user = services.get_or_create_banker(username="neue.bank", tournament=tournament)
+    user = bankers.get_or_create_banker(username="neue.bank", tournament=tournament)
     assert not user.has_usable_password()
     assert user.staff_roles.filter(tournament=tournament, role="banker").exists()
-    assert services.get_or_create_banker(username="NEUE.bank", tournament=tournament) == user
+    assert bankers.get_or_create_banker(username="NEUE.bank", tournament=tournament) == user
     with pytest.raises(errors.InvalidUsername):
-        services.get_or_create_banker(username="no spaces please", tournament=tournament)
+        bankers.get_or_create_banker(username="no spaces please", tournament=tournament)
 
 
 def test_qr_svg_is_valid_svg_with_a_path():
@@ -206,8 +244,9 @@ def test_bankers_page_assigns_and_shows_link_with_qr(client, round_):
     body = page.content.decode()
     assert f"http://testserver{banker_links.link_path(link)}" in body
     assert "<svg" in body and "data-copy=" in body
-    # Re-assign to an existing user from the list.
+    # Re-assign to an existing banker of the tournament (from the list).
     other = UserFactory(username="tisch2neu")
+    StaffRole.objects.create(tournament=round_.tournament, user=other, role=StaffRole.Role.BANKER)
     response = client.post(base + "2/assign/", {"banker": other.pk})
     assert response.status_code == 302
     link.refresh_from_db()
@@ -277,7 +316,7 @@ def test_api_assign_banker_creates_and_reassigns(client, round_):
     client.force_login(OrganizerFactory())
     url = f"/api/v1/tables/{table.pk}/banker/"
     unknown = client.post(url, {"username": "api-bank"}, content_type="application/json")
-    assert unknown.status_code == 400
+    assert unknown.status_code == 404 and unknown.json()["code"] == "unknown_banker"
     created = client.post(
         url, {"username": "api-bank", "create": True}, content_type="application/json"
     )
@@ -303,3 +342,39 @@ def test_a_link_always_gives_the_same_token_and_old_timestamped_tokens_still_ope
     old = signing.dumps({"t": table.pk, "n": link.nonce}, salt=banker_links.SALT, compress=True)
     assert banker_links.read_token(old) == (table.pk, link.nonce)
     assert banker_links.read_token(again + "x") is None
+
+
+def test_events_counts_and_confirmations_through_a_banker_link_have_an_author():
+    tournament = TournamentFactory(slug="autor", status=Tournament.Status.RUNNING, table_size=4)
+    people = [PlayerFactory(tournament=tournament, name=f"Gast {n}") for n in range(4)]
+    banker = UserFactory(username="bank-autor")
+    appoint(banker, StaffRole.Role.BANKER, tournament)
+    round_, tables = make_round(tournament, 1, [people])
+    table = tables[0]
+    table.banker = banker
+    table.save()
+    link = services.issue_link(table=table)
+    phone = Client()
+    assert phone.get(banker_links.link_path(link)).status_code == 302
+    answer = phone.post(f"/api/v1/tables/{table.pk}/events", {"event": {"type": "start"}},
+                        content_type="application/json")
+    assert answer.status_code == 201
+    game = Game.objects.get(table=table)
+    assert game.events.get(seq=0).author == banker
+    for person in people:
+        phone.post(f"/api/v1/tables/{table.pk}/events",
+                   {"event": {"type": "cash", "player": str(person.pk), "amount": 1500}},
+                   content_type="application/json")
+    posted = set(game.events.filter(type="cash").values_list("author__username", flat=True))
+    assert posted == {"bank-autor"}
+    referee.enforce_deadlines(game_id=game.pk, now=timezone.now() + dt.timedelta(minutes=95))
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    phone.post(f"/banker/table/{table.pk}/count/", {"seq": game.event_count})
+    result = GameResult.objects.get(game=game)
+    assert result.counted_by == banker
+    phone.post(f"/banker/table/{table.pk}/confirm/", {"code": game.confirmation_code})
+    result.refresh_from_db()
+    assert result.status == GameResult.Status.CONFIRMED and result.confirmed_by == banker
+    entries = LogEntry.objects.filter(content_type__model="gameresult", object_pk=str(result.pk))
+    assert entries.count() >= 2 and all(entry.actor == banker for entry in entries)

@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from config.errors import Conflict
-from tournament import csv_import
 from tournament.models import Club, Player, Tournament
+from tournament.players import csv_import
 
 pytestmark = pytest.mark.django_db
 
@@ -177,7 +177,7 @@ def test_import_while_running_checks_in(tournament):
 
 
 def test_import_refused_when_finished(tournament):
-    from tournament.players import PlayersLocked
+    from tournament.players.services import PlayersLocked
 
     tournament.status = Tournament.Status.FINISHED
     tournament.save()
@@ -252,7 +252,7 @@ def test_several_bad_lines_are_reported_together_and_nothing_is_saved(tournament
     assert Player.objects.count() == 0
     assert list(Club.objects.values_list("name", flat=True)) == ["Bestehender Club"]
     message = info.value.message_in("en")
-    assert "4 line(s)" in message and "3, 4, 5, 6" in message and "nothing was saved" in message
+    assert "4 lines have errors" in message and "3, 4, 5, 6" in message and "nothing was saved" in message
     duplicate = next(e for e in info.value.errors if e.code == "csv_name_duplicate")
     assert "line 2" in duplicate.message_in("en")
     assert duplicate.message_in("de")
@@ -398,9 +398,9 @@ def test_page_upload_shows_every_line_error(client, tournament):
 
 
 def test_a_club_created_in_the_same_instant_refuses_the_import(tournament, monkeypatch):
-    ClubFactory(name="KIT")
+    ClubFactory(tournament=tournament, name="KIT")
     # as if another desk created the club between our look-up and our insert
-    monkeypatch.setattr(csv_import, "find_clubs", lambda names: {})
+    monkeypatch.setattr(csv_import, "find_clubs", lambda names, tournament: {})
     with pytest.raises(Conflict) as info:
         run(tournament, "name,club\nAnna,KIT\n")
     assert info.value.code == "csv_changed_meanwhile"

@@ -8,8 +8,9 @@ from factories import ClubFactory, OrganizerFactory, PlayerFactory, TournamentFa
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournament import names, players
+from tournament import names
 from tournament.models import Tournament
+from tournament.players import services as players
 
 pytestmark = pytest.mark.django_db
 

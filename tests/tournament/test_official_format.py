@@ -8,8 +8,11 @@ import pytest
 from auditlog.models import LogEntry
 from factories import OrganizerFactory, PlayerFactory, checked_in_players
 
-from tournament import alternates, errors, services, tournaments
+from tournament import errors, tournaments
 from tournament.models import Player, Round, Tournament
+from tournament.players import alternates
+from tournament.players import errors as player_errors
+from tournament.rounds import services
 
 pytestmark = pytest.mark.django_db
 
@@ -149,9 +152,9 @@ def test_a_seated_player_cannot_become_an_alternate_and_none_left_is_refused():
     tournament = official()
     round_ = _seated_round(tournament, 8)
     seated = round_.seats.first().player
-    with pytest.raises(errors.AlternateRefused):
+    with pytest.raises(player_errors.AlternateRefused):
         alternates.set_rank(player=seated, rank=1)
-    with pytest.raises(errors.AlternateRefused):
+    with pytest.raises(player_errors.AlternateRefused):
         alternates.replace_no_show(round_=round_, absent=seated.pk)
 
 
@@ -173,3 +176,37 @@ def test_the_alternates_page_replaces_a_no_show(client):
     )
     assert answer.status_code == 302
     assert round_.seats.filter(player=standby).exists()
+
+
+def test_the_alternates_page_offers_who_can_step_in_by_name(client):
+    """Issue 28: "Add as alternate" offers only players not seated in the coming round (the
+    service refuses them), and both lists are in name order (DIN 5007: Äpfel with A), the
+    not checked-in seats first, not in seat order."""
+    import re
+
+    from factories import appoint
+
+    tournament = official()
+    organizer = appoint(OrganizerFactory(), "organizer", tournament)
+    round_ = _seated_round(tournament, 8)
+    late = PlayerFactory(tournament=tournament, name="Zora Spät")
+    early = PlayerFactory(tournament=tournament, name="Älfte Früh")
+    missing = round_.seats.order_by("-table__number", "-position").first().player
+    Player.objects.filter(pk=missing.pk).update(checked_in=False)
+    client.force_login(organizer)
+    page = client.get(f"/manage/{tournament.slug}/alternates/").content.decode()
+
+    def options(name: str) -> list[str]:
+        select = re.search(rf'<select name="{name}"[^>]*>(.*?)</select>', page, re.S).group(1)
+        return [re.sub(r"\s+", " ", text).strip()
+                for text in re.findall(r"<option[^>]*>(.*?)</option>", select, re.S)]
+
+    assert options("player") == [early.name, late.name]
+    assert alternates.candidates(tournament) == [early, late]
+    standby = alternates.set_rank(player=late, rank=1)
+    page = client.get(f"/manage/{tournament.slug}/alternates/").content.decode()
+    absent = options("absent")
+    assert absent[0].startswith(f"⚠ {missing.name} ·")
+    seated = [name.split(" · ")[0] for name in absent[1:]]
+    assert seated == sorted(seated, key=str.casefold) and len(seated) == 7
+    assert options("alternate") == [f"1. {standby.name}"]

@@ -1,12 +1,21 @@
-"""Players: add, edit, late entry, check-in and its undo, drop-out and its undo, public name."""
+"""Players: add, edit, late entry, check-in and its undo, drop-out and its undo, public name,
+the private note's bound (service, API and database)."""
 
 from __future__ import annotations
 
 import pytest
-from factories import ClubFactory, PlayerFactory, SeatFactory, TournamentFactory
+from django.db import IntegrityError
+from django.test import Client
+from factories import ClubFactory, OrganizerFactory, PlayerFactory, SeatFactory, TournamentFactory
 
-from tournament import players, services
-from tournament.models import Club, Player, Round, Tournament
+from tournament.models import (
+    Club,
+    Player,
+    Round,
+    Tournament,
+)
+from tournament.players import services as players
+from tournament.rounds import services
 
 pytestmark = pytest.mark.django_db
 
@@ -81,8 +90,8 @@ def test_invalid_players_are_refused(fields, code, field):
 
 
 def test_existing_club_is_found_by_name_or_short_name_case_insensitively():
-    club = ClubFactory(name="Monopoly-Club Karlsruhe", short_name="MC KA")
     tournament = TournamentFactory()
+    club = ClubFactory(tournament=tournament, name="Monopoly-Club Karlsruhe", short_name="MC KA")
     assert (
         players.add_player(tournament=tournament, name="A", club="monopoly-club karlsruhe").club
         == club
@@ -184,8 +193,8 @@ def test_nothing_changes_after_the_tournament_is_finished():
 
 
 def test_public_name_without_consent_is_initials_and_club():
-    club = ClubFactory(name="Spielfreunde Durlach", short_name="SF Durlach")
     tournament = TournamentFactory()
+    club = ClubFactory(tournament=tournament, name="Spielfreunde Durlach", short_name="SF Durlach")
     shown = players.add_player(tournament=tournament, name="Anna Müller", public_name_consent=True)
     hidden = players.add_player(
         tournament=tournament, name="Jörg Weiß-Gärber", club=club.name, public_name_consent=False
@@ -232,3 +241,23 @@ def test_a_name_registered_in_the_same_instant_is_refused_by_the_database(monkey
     with pytest.raises(players.PlayerNameTaken):
         players.add_player(tournament=tournament, name="ANNA MUELLER")
     assert tournament.players.count() == 1
+
+
+def test_a_private_note_is_bounded_with_a_clear_refusal():
+    tournament = TournamentFactory(slug="notiz")
+    with pytest.raises(players.PlayerInvalid) as refused:
+        players.add_player(tournament=tournament, name="Anna", private_note="x" * 2001)
+    assert refused.value.code == "player_note_too_long"
+    words = refused.value.as_dict()
+    assert "2001" in words["message_en"] and "2000" in words["message_en"]
+    assert "Notiz" in words["message_de"]
+    players.add_player(tournament=tournament, name="Anna", private_note="x" * 2000)
+    organizer = OrganizerFactory(tournaments=[tournament])
+    api = Client()
+    api.force_login(organizer)
+    answer = api.post("/api/v1/tournaments/notiz/players/", {
+        "name": "Ben", "private_note": "y" * 1_000_000}, content_type="application/json")
+    assert answer.status_code == 400 and answer.json()["code"] == "player_note_too_long"
+    assert not Player.objects.filter(name="Ben").exists()
+    with pytest.raises(IntegrityError):  # the database holds the bound too
+        Player.objects.create(tournament=tournament, name="Cem", private_note="z" * 2001)

@@ -101,7 +101,7 @@ def test_banker_sees_own_tables_only(client, table):
     client.force_login(banker)
     response = client.get("/banker/")
     assert response.status_code == 200
-    tables = list(response.context["tables"])
+    tables = [row[0] for row in response.context["tables"]]
     assert tables == [table]
     assert other not in tables
 

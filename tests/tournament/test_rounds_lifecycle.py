@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from factories import (
-    OrganizerFactory,
-    RoundFactory,
-    TournamentFactory,
-    checked_in_players,
-)
+from factories import OrganizerFactory, RoundFactory, TournamentFactory, checked_in_players
 from gameplay import seating_layout
 
-from tournament import errors, services
+from tournament import errors
 from tournament.models import Round, Seat, Tournament
+from tournament.rounds import services
 from tournament.seating import count_repeats, count_same_club, pair_meetings
 
 pytestmark = pytest.mark.django_db

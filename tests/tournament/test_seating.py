@@ -383,7 +383,8 @@ def test_any_instance_gives_a_valid_seating_with_honest_counts(
 )
 def test_the_search_tracks_its_cost_exactly(n, rounds, size, with_clubs, seed):
     """The incremental deltas agree with a recount (the best seating is chosen by them)."""
-    from tournament.seating import api, search
+    from tournament.seating import generate as api
+    from tournament.seating import search
 
     rng = random.Random(seed)
     sizes = table_sizes(n=n, table_size=size, min_size=1)
@@ -413,7 +414,8 @@ def test_the_search_tracks_its_cost_exactly(n, rounds, size, with_clubs, seed):
 def test_a_budget_bound_search_is_reproducible():
     """Without a reachable bound the search runs its work budget, not the clock: same seed,
     same seating (36 players at 6 tables cannot have 4 repeat-free rounds)."""
-    from tournament.seating import api, search
+    from tournament.seating import generate as api
+    from tournament.seating import search
 
     sizes = (6,) * 6
     prob = search.Problem(

@@ -4,35 +4,12 @@ from __future__ import annotations
 
 import io
 import json
-import subprocess
-import sys
 from itertools import combinations
 from pathlib import Path
 
 import pytest
+from commands import refused, seating
 from django.core.management import call_command
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def seating(*args: str | Path) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "manage.py", "seating", *map(str, args)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
-def refused(*args: str | Path) -> str:
-    """The single stderr line of a refusal (exit 2, nothing on stdout)."""
-    done = seating(*args)
-    assert done.returncode == 2, done.stderr
-    assert done.stdout == ""
-    lines = done.stderr.splitlines()
-    assert len(lines) == 1, done.stderr
-    return lines[0]
 
 
 def recount(rounds, history=()) -> int:

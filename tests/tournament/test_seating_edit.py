@@ -13,8 +13,9 @@ from factories import (
 )
 from gameplay import make_round, seating_layout
 
-from tournament import errors, selectors, services
+from tournament import errors, selectors
 from tournament.models import Round, Seat, Tournament
+from tournament.rounds import services
 from tournament.seating import count_repeats, count_same_club
 
 pytestmark = pytest.mark.django_db
@@ -327,8 +328,9 @@ def test_seating_page_query_count_does_not_grow_with_tables(
         table.save()
     client.force_login(OrganizerFactory())
     client.get(f"/manage/{tournament.slug}/rounds/2/")  # warm the session and user caches
-    # session, user, tournament + staff roles (access), round, tables, seats, history, players
-    with django_assert_num_queries(9):
+    # session, user, tournament + staff roles (access), round, tables, seats, history, players,
+    # and the header's own links (the tournaments this person staffs)
+    with django_assert_num_queries(10):
         response = client.get(f"/manage/{tournament.slug}/rounds/2/")
     assert response.status_code == 200
     assert len(response.context["overview"].tables) == tables

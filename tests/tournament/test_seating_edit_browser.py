@@ -20,9 +20,10 @@ from factories import (
 from require import missing as _missing
 
 import config.urls
-from tournament import banker_links, selectors, services
+from tournament import banker_links, selectors
 from tournament.models import Round, Seat, Tournament
-from tournament.views.rounds import banker_link_urlpatterns
+from tournament.rounds import services
+from tournament.urls import banker_link_urlpatterns
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 

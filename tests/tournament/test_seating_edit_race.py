@@ -12,8 +12,9 @@ import pytest
 from django.db import connection
 from factories import RoundFactory, SeatFactory, TableFactory, TournamentFactory, checked_in_players
 
-from tournament import errors, services
+from tournament import errors
 from tournament.models import Round, Seat, Tournament
+from tournament.rounds import services
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -7,9 +7,14 @@ from collections import Counter
 from itertools import combinations
 
 import pytest
+from commands import refused, seating
 
-from tests.tournament.test_seating_command import refused, seating
-from tournament.seating import SeatingError, count_repeats, seat_rounds, table_sizes
+from tournament.seating import (
+    SeatingError,
+    count_repeats,
+    seat_rounds,
+    table_sizes,
+)
 from tournament.seating.doubled import applies, doubled_rounds
 
 

@@ -9,10 +9,18 @@ import re
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
-from factories import OrganizerFactory, TournamentFactory, UserFactory
+from factories import (
+    OrganizerFactory,
+    PlayerFactory,
+    RoundFactory,
+    TableFactory,
+    TournamentFactory,
+    UserFactory,
+)
 
-from tournament import audit
-from tournament.models import StaffRole
+from referee import services as referee
+from tournament import audit, banker_links
+from tournament.models import Seat, StaffRole
 
 pytestmark = pytest.mark.django_db
 
@@ -91,3 +99,50 @@ def test_roles_are_removed_but_never_the_last_organizer(organizer):
     refused = client.post(f"/manage/ka/staff/{last.pk}/remove/")
     assert refused.status_code == 409
     assert StaffRole.objects.filter(pk=last.pk).exists()
+
+
+def _post_event(client, table, event):
+    return client.post(f"/api/v1/tables/{table.pk}/events", {"event": event},
+                       content_type="application/json")
+
+
+def test_removing_a_banker_frees_their_table_and_stops_their_link(organizer):
+    """Issue 24, finding 6: a banker removed on the staff page kept their table and link (the
+    next post answered 201)."""
+    client, tournament = organizer
+    tournament.status = "running"
+    tournament.save()
+    banker = UserFactory(username="bank1")
+    table = seated_table_of(tournament, banker)
+    role = StaffRole.objects.create(tournament=tournament, user=banker, role="banker")
+    referee.ensure_game(table=table)
+    link = banker_links.issue_link(table=table, banker=banker)
+    logged_in, by_link = Client(), Client()
+    logged_in.force_login(banker)
+    assert by_link.get(banker_links.link_path(link)).status_code == 302
+    assert _post_event(logged_in, table, {"type": "start"}).status_code == 201
+    seq = {"type": "cash", "player": str(table.seats.first().player_id), "amount": 100}
+    assert _post_event(by_link, table, seq).status_code == 201
+
+    response = client.post(f"/manage/ka/staff/{role.pk}/remove/", follow=True,
+                           HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 200
+    assert "Tables 1 have no banker now" in response.content.decode()
+    table.refresh_from_db()
+    link.refresh_from_db()
+    assert table.banker_id is None and link.revoked_at is not None
+    assert _post_event(logged_in, table, seq).status_code == 403
+    assert _post_event(by_link, table, seq).status_code == 403
+    assert by_link.get(banker_links.link_path(link)).status_code == 403
+    # the freed table and the revoked link are filed under the dismissal
+    models = {entry.content_type.model for entry in audit.entries(tournament, what="staff.dismiss")}
+    assert {"table", "bankerlink", "staffrole"} <= models
+
+
+def seated_table_of(tournament, banker):
+    round_ = RoundFactory(tournament=tournament, number=1, status="running")
+    table = TableFactory(round=round_, number=1, banker=banker)
+    for position in range(1, 5):
+        Seat.objects.create(round=round_, table=table, position=position,
+                            player=PlayerFactory(tournament=tournament))
+    return table

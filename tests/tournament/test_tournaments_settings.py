@@ -6,8 +6,9 @@ import datetime as dt
 
 import pytest
 from django.utils import translation
-from factories import OrganizerFactory, TournamentFactory, UserFactory
+from factories import OrganizerFactory, TournamentFactory, UserFactory, seated_table
 
+from referee import services as referee
 from tournament import tournaments
 from tournament.models import Tournament
 
@@ -345,6 +346,24 @@ def test_settings_pages_are_staff_only(client):
 def test_dashboard_links_to_new_tournament(client):
     client.force_login(OrganizerFactory())
     assert "/manage/new/" in client.get("/manage/").content.decode()
+
+
+def test_tie_break_slots_are_exclusive_in_the_form_and_the_service(client):
+    client.force_login(OrganizerFactory(is_superuser=True))
+    page = client.get("/manage/new/").content.decode()
+    assert page.count('data-exclusive="tie-breaks"') == 5
+    response = client.post("/manage/new/", _form(tie_break_3="points"))
+    assert response.status_code == 200
+    errors = response.context["form"].errors
+    assert "tie_break_3" in errors and "tie_break_1" not in errors
+    assert not Tournament.objects.exists()
+
+
+def test_strict_cash_makes_games_keep_a_ledger():
+    strict = seated_table(tournament_kwargs={"strict_cash": True})
+    loose = seated_table()
+    assert referee.ensure_game(table=strict).ledger is True
+    assert referee.ensure_game(table=loose).ledger is False
 
 
 # --- the API ------------------------------------------------------------------------------

@@ -25,9 +25,14 @@ The helpers in :mod:`.metrics` count repeats and club-mates independently of the
 evaluate an organizer's swap or move before it is saved.
 """
 
-from .api import DEFAULT_CLUB_WEIGHT, DEFAULT_REPEAT_WEIGHT, SeatingResult, seat_rounds
-from .errors import SeatingError
-from .metrics import (
+from tournament.seating.errors import SeatingError
+from tournament.seating.generate import (
+    DEFAULT_CLUB_WEIGHT,
+    DEFAULT_REPEAT_WEIGHT,
+    SeatingResult,
+    seat_rounds,
+)
+from tournament.seating.metrics import (
     SeatingDelta,
     count_repeats,
     count_same_club,
@@ -37,7 +42,7 @@ from .metrics import (
     table_club_pairs,
     table_repeats,
 )
-from .tables import table_sizes
+from tournament.seating.tables import table_sizes
 
 __all__ = [
     "DEFAULT_CLUB_WEIGHT",

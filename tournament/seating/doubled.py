@@ -27,7 +27,7 @@ import random
 from collections.abc import Sequence
 from functools import lru_cache
 
-from .designs import gf_mul, gf_sub, prime_power
+from tournament.seating.designs import gf_mul, gf_sub, prime_power
 
 #: Work (point-line incidences looked at) before giving up: q = 4 needs about 4 million
 #: (about a second and a half); larger q may need more and are then left to the search.

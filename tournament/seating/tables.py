@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .errors import (
+from tournament.seating.errors import (
     IMPOSSIBLE_SPLIT,
     INVALID_MIN_SIZE,
     INVALID_PLAYERS,

@@ -6,14 +6,14 @@ from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import path
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
-from tournament import access, alternates
+from tournament import access
 from tournament.access import Action
 from tournament.models import MAX_ID, Player, Round
+from tournament.players import alternates
 
 
 class RankForm(forms.Form):
@@ -40,17 +40,9 @@ def _next_round(tournament) -> Round | None:
 def alternate_list(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = request.tournament
     round_ = _next_round(tournament)
-    seats = []
-    if round_ is not None:
-        seats = list(
-            round_.seats.select_related("player", "table").order_by(
-                "player__checked_in", "table__number", "position"
-            )
-        )
+    seats = alternates.no_show_seats(round_) if round_ is not None else []
     ranked = alternates.ranked(tournament)
-    others = tournament.players.filter(alternate_rank__isnull=True, dropped_out=False).order_by(
-        "name"
-    )
+    others = alternates.candidates(tournament)
     return render(
         request,
         "tournament/players/alternates.html",
@@ -71,7 +63,7 @@ def alternate_list(request: HttpRequest, slug: str) -> HttpResponse:
 def alternate_rank(request: HttpRequest, slug: str) -> HttpResponse:
     form = RankForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("Choose a player and a rank from 1."))
+        messages.error(request, _("Please choose a player and a rank from 1."))
         return redirect("organizer:alternates", slug=slug)
     player = get_object_or_404(
         Player, pk=form.cleaned_data["player"], tournament=request.tournament
@@ -94,7 +86,7 @@ def alternate_replace(request: HttpRequest, slug: str, number: int) -> HttpRespo
     round_ = get_object_or_404(Round, tournament=request.tournament, number=number)
     form = ReplaceForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("Choose the player who did not turn up."))
+        messages.error(request, _("Please choose the player who did not turn up."))
         return redirect("organizer:alternates", slug=slug)
     seat = alternates.replace_no_show(
         round_=round_,
@@ -108,12 +100,3 @@ def alternate_replace(request: HttpRequest, slug: str, number: int) -> HttpRespo
         % {"name": seat.player.name, "table": seat.table.number},
     )
     return redirect("organizer:alternates", slug=slug)
-
-
-urlpatterns = [
-    path("<slug:slug>/alternates/", alternate_list, name="alternates"),
-    path("<slug:slug>/alternates/rank/", alternate_rank, name="alternate-rank"),
-    path(
-        "<slug:slug>/rounds/<int:number>/replace/", alternate_replace, name="alternate-replace"
-    ),
-]

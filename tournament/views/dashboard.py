@@ -3,12 +3,24 @@
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
-from django.urls import path
+from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET
 
-from tournament import access, lifecycle, players, selectors, tournaments
+from tournament import (
+    access,
+    lifecycle,
+    selectors,
+    tournaments,
+)
 from tournament.access import Action
+from tournament.players import services as players
+
+
+@access.require_login()
+@require_GET
+def landing(request: HttpRequest) -> HttpResponse:
+    """After the login (``LOGIN_REDIRECT_URL``): each role to the page it works on."""
+    return redirect(access.landing(request.user))
 
 
 @access.require_login(access.has_staff_page)
@@ -38,7 +50,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "tournament/detail.html",
         {
             "tournament": tournament,
-            "may": {action.value: access.can(request.user, action, tournament) for action in Action},
+            "may": access.permissions(request.user, tournament),
             "rounds": rounds,
             "current_round": current,
             "tables": tables,
@@ -51,9 +63,3 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "board_name": dict(tournaments.board_choices()).get(tournament.board, tournament.board),
         },
     )
-
-
-urlpatterns = [
-    path("", dashboard, name="dashboard"),
-    path("<slug:slug>/", tournament_detail, name="tournament"),
-]

@@ -9,16 +9,18 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import path, reverse
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from config.inputs import clean_note
-from tournament import access, csv_import, incidents, players, privacy
+from tournament import access, incidents, privacy
 from tournament.access import Action
 from tournament.forms import CsvImportForm, DeskSearchForm, PlayerForm
 from tournament.models import Club, Player, Tournament
+from tournament.players import csv_import
+from tournament.players import services as players
 
 DESK_LIMIT = 100
 LIST_LIMIT = 500
@@ -42,7 +44,8 @@ def _search(request: HttpRequest) -> tuple[str, str]:
 
 
 def _found(request: HttpRequest, tournament, *, limit: int) -> dict:
-    """The list's and the desk's context: the players the search finds, at most ``limit``."""
+    """The list's and the desk's context: the players the search finds, at most ``limit``,
+    and what the user may do with them."""
     query, show = _search(request)
     rows, more = players.desk_rows(tournament, query, show=show, limit=limit)
     return {
@@ -52,6 +55,7 @@ def _found(request: HttpRequest, tournament, *, limit: int) -> dict:
         "query": query,
         "show": show,
         "counts": players.desk_counts(tournament),
+        "may": access.permissions(request.user, tournament),
     }
 
 
@@ -60,15 +64,29 @@ def _found(request: HttpRequest, tournament, *, limit: int) -> dict:
 def player_list(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament(slug)
     context = _found(request, tournament, limit=LIST_LIMIT)
-    context["may_rule"] = access.can(request.user, Action.RULE, tournament)
+    context["may_rule"] = context["may"][Action.RULE]
     context["search_form"] = DeskSearchForm(
         initial={"q": context["query"], "show": context["show"]}
     )
     return render(request, "tournament/players/list.html", context)
 
 
-def _club_names() -> list[str]:
-    return list(Club.objects.order_by("name").values_list("name", flat=True)[:500])
+def _club_names(tournament: Tournament) -> list[str]:
+    """The tournament's own clubs (another's are not this desk's business), each with a
+    player: a club whose last player was erased or changed clubs is not suggested."""
+    clubs = Club.objects.filter(tournament=tournament, players__isnull=False).distinct()
+    return list(clubs.order_by("name").values_list("name", flat=True)[:500])
+
+
+def _warn_look_alikes(request: HttpRequest, player: Player) -> None:
+    """Tell the desk when the name looks like another player's ("Juergen Weiss" beside
+    "Jürgen Weiß"): perhaps one person entered twice."""
+    others = players.look_alikes(player)
+    if others:
+        messages.warning(request, _(
+            "“%(name)s” looks like %(others)s, already registered: make sure nobody is entered "
+            "twice."
+        ) % {"name": player.name, "others": ", ".join(f"“{other.name}”" for other in others)})
 
 
 @access.require(Action.CHECK_IN)
@@ -96,6 +114,7 @@ def player_add(request: HttpRequest, slug: str) -> HttpResponse:
                 request,
                 text % {"name": player.name, "round": players.next_open_round(tournament)},
             )
+            _warn_look_alikes(request, player)
             if "add_another" in request.POST:
                 target = reverse("organizer:player-add", kwargs={"slug": slug})
                 return redirect(f"{target}?from=desk" if from_desk else target)
@@ -110,7 +129,7 @@ def player_add(request: HttpRequest, slug: str) -> HttpResponse:
             "tournament": tournament,
             "form": form,
             "player": None,
-            "clubs": _club_names(),
+            "clubs": _club_names(tournament),
             "from_desk": from_desk,
             "next_round": players.next_open_round(tournament),
         },
@@ -129,6 +148,7 @@ def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             form.add_refusal(error)
         else:
             messages.success(request, _("%(name)s saved.") % {"name": player.name})
+            _warn_look_alikes(request, player)
             return redirect("organizer:players", slug=slug)
     return render(
         request,
@@ -137,7 +157,7 @@ def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             "tournament": player.tournament,
             "form": form,
             "player": player,
-            "clubs": _club_names(),
+            "clubs": _club_names(player.tournament),
             "incidents": incidents.incidents_of(player),
         },
     )
@@ -152,13 +172,13 @@ ACTIONS = {
 }
 
 
-#: Checking in is the desk's job; dropping a player out is the organizer's.
+#: The desk's work on the day: checking in, a drop-out told at the desk, a lost card renewed.
 ACTION_RIGHTS = {
     "check-in": Action.CHECK_IN,
     "undo-check-in": Action.CHECK_IN,
-    "drop-out": Action.PLAYERS,
-    "undo-drop-out": Action.PLAYERS,
-    "new-code": Action.CHECK_IN,  # a lost player card: the desk renews the code
+    "drop-out": Action.DROP_OUT,
+    "undo-drop-out": Action.DROP_OUT,
+    "new-code": Action.NEW_CODE,
 }
 
 
@@ -208,6 +228,7 @@ def _player_action(action: str):
                     "player": player,
                     "tournament": player.tournament,
                     "counts": players.desk_counts(player.tournament),
+                    "may": access.permissions(request.user, player.tournament),
                 },
             )
         messages.success(request, _action_message(action, player.name))
@@ -249,6 +270,19 @@ def player_data(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     return response
 
 
+IMPORT_WARNINGS_SHOWN = 20
+
+
+def _import_warnings(request: HttpRequest, warnings: list) -> None:
+    """What to check after an import (no consent column, look-alike names), line by line."""
+    for warning in warnings[:IMPORT_WARNINGS_SHOWN]:
+        line = _("Line %(number)s") % {"number": warning.line}
+        messages.warning(request, f"{line}: {warning.text}")
+    if len(warnings) > IMPORT_WARNINGS_SHOWN:
+        messages.warning(request, _("%(count)s more lines to check are not shown.")
+                         % {"count": len(warnings) - IMPORT_WARNINGS_SHOWN})
+
+
 @access.require(Action.PLAYERS)
 @require_http_methods(["GET", "POST"])
 def player_import(request: HttpRequest, slug: str) -> HttpResponse:
@@ -269,6 +303,7 @@ def player_import(request: HttpRequest, slug: str) -> HttpResponse:
                     _("%(players)s players imported, %(clubs)s new clubs.")
                     % {"players": len(result.players), "clubs": len(result.clubs)},
                 )
+                _import_warnings(request, result.warnings)
                 return redirect("organizer:players", slug=slug)
         else:
             status = 400
@@ -291,19 +326,3 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
         "tournament/players/_desk_results.html" if request.htmx else "tournament/players/desk.html"
     )
     return render(request, template, context)
-
-
-urlpatterns = [
-    path("<slug:slug>/players/", player_list, name="players"),
-    path("<slug:slug>/players/add/", player_add, name="player-add"),
-    path("<slug:slug>/players/import/", player_import, name="players-import"),
-    path("<slug:slug>/players/<int:pk>/edit/", player_edit, name="player-edit"),
-    path("<slug:slug>/players/<int:pk>/delete/", player_delete, name="player-delete"),
-    path("<slug:slug>/players/<int:pk>/erase/", player_erase, name="player-erase"),
-    path("<slug:slug>/players/<int:pk>/data/", player_data, name="player-data"),
-    *[
-        path(f"<slug:slug>/players/<int:pk>/{action}/", _player_action(action), name=name)
-        for action, (_service, name) in ACTIONS.items()
-    ],
-    path("<slug:slug>/check-in/", desk, name="desk"),
-]

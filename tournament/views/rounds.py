@@ -12,27 +12,41 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import messages
-from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import path, reverse
+from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from config.addresses import public_base_url
 from config.errors import DomainError
-from tournament import access, banker_links, errors, selectors, services
+from tournament import (
+    access,
+    banker_links,
+    errors,
+    selectors,
+)
 from tournament.access import Action
-from tournament.models import MAX_ID, MAX_TABLE_NUMBER, Round, Table, Tournament
+from tournament.models import (
+    MAX_ID,
+    MAX_TABLE_NUMBER,
+    Round,
+    Table,
+    Tournament,
+)
 from tournament.qr import qr_svg
+from tournament.rounds import bankers, services
 
 # --- Forms (validation of the posted fields; the rules themselves live in the services) ------
 
 
 class VersionForm(forms.Form):
-    version = forms.IntegerField(min_value=0, max_value=MAX_ID, widget=forms.HiddenInput)
+    version = forms.IntegerField(
+        label=gettext_lazy("Version"), min_value=0, max_value=MAX_ID, widget=forms.HiddenInput
+    )
 
 
 class SeatForm(VersionForm):
@@ -65,7 +79,9 @@ class MoveForm(VersionForm):
 
 
 class AssignBankerForm(forms.Form):
-    banker = forms.IntegerField(required=False, min_value=1, max_value=MAX_ID)
+    banker = forms.IntegerField(
+        label=gettext_lazy("Banker"), required=False, min_value=1, max_value=MAX_ID
+    )
     new_username = forms.CharField(
         label=gettext_lazy("or a new banker (username)"), required=False, max_length=150
     )
@@ -73,11 +89,7 @@ class AssignBankerForm(forms.Form):
 
 def _valid(form: forms.Form) -> dict:
     if not form.is_valid():
-        fields = ", ".join(
-            str(form.fields[name].label or name) if name in form.fields else name
-            for name in form.errors
-        )
-        raise errors.InvalidForm(errors.INVALID_FORM, params={"fields": fields})
+        raise errors.InvalidForm(fields=errors.form_fields(form))
     return form.cleaned_data
 
 
@@ -118,6 +130,7 @@ def round_list(request: HttpRequest, slug: str) -> HttpResponse:
             "rounds": rounds,
             "active_count": len(selectors.active_players(tournament)),
             "kinds": Round.Kind.choices,
+            "may": access.permissions(request.user, tournament),
         },
     )
 
@@ -128,7 +141,7 @@ def round_create(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament(slug)
     kind = request.POST.get("kind") or Round.Kind.PRELIMINARY
     if kind not in Round.Kind.values:
-        raise errors.InvalidForm(errors.INVALID_FORM, params={"fields": _("Kind")})
+        raise errors.InvalidForm(fields=[gettext_lazy("Kind")])
     round_ = services.create_round(tournament=tournament, kind=kind)
     messages.success(request, _("Round %(number)s created.") % {"number": round_.number})
     return redirect(_round_url(round_))
@@ -158,6 +171,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             ],
             "editable": round_.status == Round.Status.SEATED,
             "Status": Round.Status,
+            "may": access.permissions(request.user, round_.tournament),
         },
     )
 
@@ -167,11 +181,13 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def round_preview(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """htmx fragment: the seating's repeat/club counts if the chosen swap or move were saved.
 
-    Refusals are shown in the fragment with status 200, so that htmx swaps them in.
+    Refusals are shown in the fragment with status 200, so that htmx swaps them in; for htmx
+    the fragment also swaps the form's save button out of band, disabled while the preview
+    refuses the change (saving it would only be refused again).
     """
     round_ = _round(slug, number)
-    action = request.GET.get("action", "swap")
-    context: dict = {"round": round_, "action": action}
+    action = "move" if request.GET.get("action") == "move" else "swap"
+    context: dict = {"round": round_, "action": action, "oob": bool(getattr(request, "htmx", False))}
     try:
         form = (SwapForm if action == "swap" else MoveForm)(request.GET)
         if not form.is_valid():
@@ -281,10 +297,13 @@ round_start = _round_step(
 @never_cache
 def round_bankers(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     round_ = _round(slug, number)
+    # The phones' address (the tournament's public one, else the laptop's on the LAN), never
+    # the one this page was opened with: on the laptop that is 127.0.0.1.
+    base = public_base_url(request, round_.tournament.public_base_url)
     rows = []
     for table in selectors.tables_with_links(round_):
         link = table.live_links[0] if table.live_links else None
-        url = request.build_absolute_uri(banker_links.link_path(link)) if link else ""
+        url = base + banker_links.link_path(link) if link else ""
         rows.append(
             {
                 "table": table,
@@ -326,11 +345,11 @@ def table_assign_banker(
     round_, table = _round_table(slug, number, table_number)
     data = _valid(AssignBankerForm(request.POST))
     if data["new_username"].strip():
-        banker = services.get_or_create_banker(
-            username=data["new_username"], tournament=round_.tournament
+        banker = services.banker_by_name(
+            tournament=round_.tournament, username=data["new_username"], create=True
         )
     elif data["banker"]:
-        banker = get_object_or_404(User, pk=data["banker"], is_active=True)
+        banker = bankers.candidate_banker(tournament=round_.tournament, user_id=data["banker"])
     else:
         banker = None
     services.assign_banker(table=table, banker=banker)
@@ -370,7 +389,7 @@ table_revoke_link = _link_step(
     gettext_noop("The link of table %(table)s was revoked."),
 )
 table_restore_link = _link_step(
-    "table_restore_link", services.restore_link,
+    "table_restore_link", bankers.restore_link,
     gettext_noop("The link of table %(table)s works again."),
     nothing=gettext_noop("There is no revoked link to restore (or a newer one is live)."),
 )
@@ -384,19 +403,20 @@ table_restore_link = _link_step(
 def open_banker_link(request: HttpRequest, token: str) -> HttpResponse:
     """``/b/<token>/``: a live link grants this session the table's console and redirects there.
 
-    A revoked link answers 403, a forged or unknown one 404, each with a page that says so.
+    A revoked link, or one whose round is closed, answers 403, a forged or unknown one 404,
+    each with a page that says so.
     """
     state, link = banker_links.resolve(token)
     if state is banker_links.LinkState.LIVE:
         banker_links.grant(request.session, link)
         response = redirect(reverse("banker:table", args=[link.table_id]))
     else:
-        revoked = state is banker_links.LinkState.REVOKED
+        known = state is not banker_links.LinkState.INVALID
         response = render(
             request,
             "tournament/rounds/link_refused.html",
-            {"revoked": revoked},
-            status=403 if revoked else 404,
+            {"state": state.value, "revoked": state is banker_links.LinkState.REVOKED},
+            status=403 if known else 404,
         )
     # The token must not leak to other sites through the Referer header.
     response["Referrer-Policy"] = "no-referrer"
@@ -405,27 +425,3 @@ def open_banker_link(request: HttpRequest, token: str) -> HttpResponse:
 
 _ROUND = "<slug:slug>/rounds/<int:number>/"
 _TABLE = _ROUND + "bankers/<int:table_number>/"
-
-urlpatterns = [
-    path("<slug:slug>/rounds/", round_list, name="rounds"),
-    path("<slug:slug>/rounds/new/", round_create, name="round_create"),
-    path(_ROUND, round_detail, name="round"),
-    path(_ROUND + "preview/", round_preview, name="round_preview"),
-    path(_ROUND + "seat/", round_seat, name="round_seat"),
-    path(_ROUND + "swap/", round_swap, name="round_swap"),
-    path(_ROUND + "move/", round_move, name="round_move"),
-    path(_ROUND + "lock/", round_lock, name="round_lock"),
-    path(_ROUND + "unlock/", round_unlock, name="round_unlock"),
-    path(_ROUND + "start/", round_start, name="round_start"),
-    path(_ROUND + "bankers/", round_bankers, name="round_bankers"),
-    path(_TABLE + "assign/", table_assign_banker, name="table_assign_banker"),
-    path(_TABLE + "link/", table_issue_link, name="table_issue_link"),
-    path(_TABLE + "restore/", table_restore_link, name="table_restore_link"),
-    path(_TABLE + "revoke/", table_revoke_link, name="table_revoke_link"),
-]
-
-#: Mount at the site root (``config/urls.py``): ``path("", include(banker_link_urlpatterns))``
-#: or ``urlpatterns += banker_link_urlpatterns``; the URL name is ``banker_link``.
-banker_link_urlpatterns = [
-    path("b/<str:token>/", open_banker_link, name="banker_link"),
-]

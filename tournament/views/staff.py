@@ -6,13 +6,17 @@ from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import path
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from tournament import access, audit, errors, staff
+from tournament import (
+    access,
+    audit,
+    errors,
+    staff,
+)
 from tournament.access import Action
 from tournament.models import MAX_ID, StaffRole
 
@@ -27,7 +31,7 @@ class AppointForm(forms.Form):
 
 
 class AuditFilterForm(forms.Form):
-    action = forms.ChoiceField(required=False, choices=[("", "—"), *audit.ACTIONS.items()])
+    action = forms.ChoiceField(required=False, choices=lambda: [("", "—"), *audit.filter_choices()])
     actor = forms.CharField(required=False, max_length=150)
     everything = forms.BooleanField(required=False)
 
@@ -80,9 +84,16 @@ def staff_page(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def staff_dismiss(request: HttpRequest, slug: str, role_id: int) -> HttpResponse:
     if role_id > MAX_ID:
-        raise errors.InvalidForm(errors.INVALID_FORM, params={"fields": "role"})
-    staff.dismiss(tournament=request.tournament, role_id=role_id, by=request.user)
+        raise errors.InvalidForm(fields=[gettext_lazy("Role")])
+    freed = staff.dismiss(tournament=request.tournament, role_id=role_id, by=request.user)
     messages.success(request, _("The role was removed."))
+    if freed:
+        messages.warning(
+            request,
+            _("Tables %(tables)s have no banker now and their links were revoked: assign a new "
+              "banker on the bankers page (the head referee can run the console meanwhile).")
+            % {"tables": ", ".join(map(str, freed))},
+        )
     return redirect("organizer:staff", slug=slug)
 
 
@@ -104,10 +115,3 @@ def audit_page(request: HttpRequest, slug: str) -> HttpResponse:
         "tournament/audit.html",
         {"tournament": tournament, "lines": audit.lines(rows), "form": form},
     )
-
-
-urlpatterns = [
-    path("<slug:slug>/staff/", staff_page, name="staff"),
-    path("<slug:slug>/staff/<int:role_id>/remove/", staff_dismiss, name="staff-remove"),
-    path("<slug:slug>/audit/", audit_page, name="audit"),
-]

@@ -5,14 +5,18 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import path
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tournament import access, lifecycle, staff, tournaments
+from tournament import (
+    access,
+    lifecycle,
+    staff,
+    tournaments,
+)
 from tournament.access import Action
 from tournament.forms import TournamentForm, TransitionForm, new_tournament_initial
-from tournament.models import Tournament
+from tournament.models import Round, Tournament
 
 
 @access.require_login(access.may_create_tournaments)
@@ -45,12 +49,19 @@ def tournament_settings(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     form = TournamentForm(request.POST or None, tournament=tournament)
     if request.method == "POST" and form.is_valid():
+        times_before = tournaments.effective_times(tournament)
         try:
             tournament = tournaments.update_tournament(tournament=tournament, **form.settings())
         except tournaments.SettingsInvalid as error:
             form.add_problems(error)
         else:
             messages.success(request, _("Settings saved."))
+            if (tournaments.effective_times(tournament) != times_before
+                    and tournament.rounds.filter(status=Round.Status.RUNNING).exists()):
+                messages.warning(request, _(
+                    "The new times apply to games that begin from now on; the games already "
+                    "running keep the times they started with."
+                ))
             return redirect("organizer:tournament", slug=tournament.slug)
     return render(
         request,
@@ -89,10 +100,3 @@ def _defaults_table() -> list[dict]:
         defaults = tournaments.ruleset_defaults(key) or {}
         rows.append({"key": key, "name": name, **defaults})
     return rows
-
-
-urlpatterns = [
-    path("new/", tournament_create, name="tournament-new"),
-    path("<slug:slug>/settings/", tournament_settings, name="tournament-settings"),
-    path("<slug:slug>/status/", tournament_transition, name="tournament-transition"),
-]

@@ -20,10 +20,11 @@ class Command(BaseCommand):
     def handle(self, *args, **options) -> None:
         if not hasattr(settings, "LAPTOP_BACKUP_DIR"):
             raise CommandError("run it as `python -m laptop backup`")
+        folder = (options["backup_dir"] or settings.LAPTOP_BACKUP_DIR).resolve()
         try:
+            backup.prepare_folder(folder)  # made only where its parent (a stick's mount) exists
             path = backup.backup_now(
-                database=settings.DATABASE_FILE,
-                folder=(options["backup_dir"] or settings.LAPTOP_BACKUP_DIR).resolve(),
+                database=settings.DATABASE_FILE, folder=folder,
                 keep=options["keep"] or settings.LAPTOP_BACKUP_KEEP, reason="manual")
         except backup.BackupError as error:
             raise CommandError(str(error)) from None

@@ -12,7 +12,14 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from referee.rules import BoardError, RecordError, RuleViolation, load_board, replay, replay_result
+from referee.rules import (
+    BoardError,
+    RecordError,
+    RuleViolation,
+    load_board,
+    replay,
+    replay_result,
+)
 
 
 class Command(BaseCommand):

@@ -1,11 +1,12 @@
 /* The console's action forms: build(form) turns one into events of the game record
  * (../shared/spec/game-record.md) and answers {events, label} or {hint} (what is still
  * missing); setContext/adjust show the parts of a form that fit the player and the other fields. */
-(function (global) {
+(function () {
   "use strict";
 
-  const C = global.MonopolyConsole;
-  const { $, $$, esc, int } = C;
+  const MCS = window.MCS;
+  const C = MCS.console;
+  const { $, $$, esc, int } = MCS.util;
 
   /** t: the translator; pname/dname: a player's and a deed's name; player(key): a player's data;
    * game(): the console's picture of the game (players, deeds, deals_paid). */
@@ -78,7 +79,11 @@
           amount = info.rent_dice ? info.rent_dice[String(dice)] : 0;
           ev.dice = dice;
         }
-        if (!amount) return hint("no_rent");
+        if (!amount) {
+          // Say why: the owner is in jail (and these rules give no rent then), or it is mortgaged.
+          const why = { jail: "no_rent_jail", mortgaged: "no_rent_mortgaged" }[info.no_rent];
+          return hint(why || "no_rent", { owner: pname(info.owner), deed: dname(d) });
+        }
         ev.amount = amount;
         return { events: [ev], label: t("label_rent", { player: pname(p), deed: dname(d) }) };
       },
@@ -306,4 +311,4 @@
 
     return { build, localDealAnswer, setContext, adjust, pickAuctionStep, setupInlineForms };
   };
-})(window);
+})();

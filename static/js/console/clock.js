@@ -1,16 +1,16 @@
-/* The console's clock bar: the game time, the auction stop and the time limit, ticking locally
- * between the server's answers. The server decides the deadlines; when the local clock passes
- * one, onDue(which) asks the console to let the server record it. */
-(function (global) {
+/* The console's clock bar: the game time, the auction stop, the time limit and the head
+ * referee's extra minutes, ticking locally between the server's answers. The server decides the
+ * deadlines; when the local clock passes one, onDue(which) asks the console to let the server
+ * record it. */
+(function () {
   "use strict";
 
-  const C = global.MonopolyConsole;
-  const { $, LIVE } = C;
+  const MCS = window.MCS;
+  const C = MCS.console;
+  const { $ } = MCS.util;
+  const { LIVE } = C;
+  const fmt = MCS.clock.format;
 
-  function fmt(seconds) {
-    const s = Math.max(0, Math.floor(seconds));
-    return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
-  }
   function levelOf(left) {
     return left <= 60 ? "danger" : left <= 300 ? "warn" : "ok";
   }
@@ -24,6 +24,8 @@
 
     function sync(c) {
       if (!c) return;
+      // A fragment the browser kept (a 304) carries the clock of its moment: never go back.
+      if (clock && Date.parse(c.server_now) < Date.parse(clock.server_now)) return;
       clock = Object.assign({}, c, { t0: Date.now() });
       render();
     }
@@ -88,6 +90,18 @@
         }
       }
       bar.dataset.level = worst;
+      renderExtra();
+    }
+
+    // The head referee's extra minutes: the chip follows the same data as the countdown.
+    function renderExtra() {
+      const el = $("#clock-extra");
+      if (!el) return;
+      const minutes = Number(clock.extra_minutes) || 0;
+      const text = minutes ? t("extra_minutes", { minutes }) : "";
+      if (el.textContent !== text) el.textContent = text;
+      el.dataset.extraMinutes = String(minutes);
+      el.hidden = !minutes;
     }
 
     /** The clock follows a pause or resume at once, online or not. */
@@ -112,4 +126,4 @@
 
     return { sync, syncFromState, render, apply };
   };
-})(window);
+})();

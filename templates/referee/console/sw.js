@@ -44,6 +44,22 @@ self.addEventListener("fetch", (event) => {
   event.respondWith(networkFirst(event, request, key, page));
 });
 
+// After an action the console's fragment comes with the post's answer, not through this worker:
+// the console hands it over, so that a reload without network shows the table as last drawn.
+self.addEventListener("message", (event) => {
+  const data = event.data || {};
+  if (data.type !== "keep-main" || typeof data.html !== "string") return;
+  const url = new URL(String(data.url || ""), self.location.origin);
+  const path = url.pathname;
+  if (url.origin !== self.location.origin || !path.startsWith(SCOPE)
+      || !CONSOLE.test(path.slice(SCOPE.length)) || !path.endsWith("/main/")) return;
+  const response = new Response(data.html, {
+    status: 200, headers: { "Content-Type": "text/html; charset=utf-8" },
+  });
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.put(url.origin + path, response))
+    .catch(() => {}));
+});
+
 async function networkFirst(event, request, key, page) {
   const cache = await caches.open(CACHE);
   const network = fetch(request).then((response) => {

@@ -10,7 +10,14 @@ from pathlib import Path
 import pytest
 from require import missing
 
-from referee.rules import Board, BoardError, board_from_csv, board_from_json, get_board, load_board
+from referee.rules import (
+    Board,
+    BoardError,
+    board_from_csv,
+    board_from_json,
+    get_board,
+    load_board,
+)
 from referee.rules.board import COLUMNS, DATA_DIR
 
 REPO = Path(__file__).resolve().parents[3]

@@ -7,7 +7,12 @@ import json
 import pytest
 from rules_testkit import EXAMPLES
 
-from referee.rules import RuleViolation, parse_record, replay, replay_result
+from referee.rules import (
+    RuleViolation,
+    parse_record,
+    replay,
+    replay_result,
+)
 
 
 @pytest.mark.parametrize("name", ["karlsruhe-second-bankruptcy", "classic-ledger-running"])

@@ -140,7 +140,7 @@ def test_jail_and_release() -> None:
         (
             {"type": "pay", "from": "anna", "to": "ben", "amount": -3},
             "bad_amount",
-            "the amount in 'amount' must be a whole number of at least 1, not -3",
+            "the payment must be a whole number of at least 1, not -3",
         ),
         (
             {"type": "bankrupt", "player": "anna"},

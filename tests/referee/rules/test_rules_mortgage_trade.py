@@ -5,7 +5,12 @@ from __future__ import annotations
 import pytest
 from rules_testkit import build, buy, new_game, ok, refused
 
-from referee.rules import get_board, interest_due, mortgage_value, payoff_cost
+from referee.rules import (
+    get_board,
+    interest_due,
+    mortgage_value,
+    payoff_cost,
+)
 
 
 def mortgage(deed: str) -> dict:

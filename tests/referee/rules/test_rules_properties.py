@@ -10,7 +10,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rules_testkit import ALL_RULESETS
 
-from referee.rules import Game, RuleViolation, get_ruleset, replay, standings
+from referee.rules import (
+    Game,
+    RuleViolation,
+    get_ruleset,
+    replay,
+    standings,
+)
 from referee.rules.simulate import random_game, random_step
 
 SETTINGS = settings(

@@ -149,7 +149,12 @@ def test_a_game_survives_pickling() -> None:
 
 
 def test_every_event_type_has_a_handler() -> None:
-    from referee.rules import EVENT_TYPES, PROJECT_EVENT_TYPES, RuleViolation, check_event
+    from referee.rules import (
+        EVENT_TYPES,
+        PROJECT_EVENT_TYPES,
+        RuleViolation,
+        check_event,
+    )
     from referee.rules.engine import _HANDLERS
 
     assert set(_HANDLERS) | {"void"} == set(EVENT_TYPES) | set(PROJECT_EVENT_TYPES)

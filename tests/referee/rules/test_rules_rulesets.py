@@ -7,7 +7,12 @@ import dataclasses
 import pytest
 from rules_testkit import ALL_RULESETS
 
-from referee.rules import get_board, get_ruleset, replay, rulesets
+from referee.rules import (
+    get_board,
+    get_ruleset,
+    replay,
+    rulesets,
+)
 
 
 def test_registry_has_every_ruleset() -> None:

@@ -18,7 +18,12 @@ from django.core.management.base import CommandParser
 
 from config.commands import OneLineCommand
 from tournament.seating import SeatingError, seat_rounds
-from tournament.seating.errors import INVALID_CLUBS, INVALID_FILE, INVALID_HISTORY, UNKNOWN_PLAYER
+from tournament.seating.errors import (
+    INVALID_CLUBS,
+    INVALID_FILE,
+    INVALID_HISTORY,
+    UNKNOWN_PLAYER,
+)
 
 
 def read_clubs(path: Path, *, players: int) -> dict[int, str]:

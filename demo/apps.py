@@ -1,0 +1,9 @@
+"""The demo championship's data (the laptop's ``demo`` command serves it)."""
+
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class DemoConfig(AppConfig):
+    name = "demo"
+    verbose_name = _("Demo")

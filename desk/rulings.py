@@ -1,0 +1,180 @@
+"""The head referee's result page: the counted figures, amend them with a reason, reopen a
+confirmed result with a reason. Thin: ``referee.rulings`` decides and records."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_http_methods, require_POST
+
+from config.inputs import clean_note
+from referee import rulings
+from referee.history import result_history
+from referee.models import Game, GameResult
+from scoring.verify import verify_tournament
+from tournament import access, errors
+from tournament.access import Action
+from tournament.models import Round, Tournament
+
+
+def _game(slug: str, game_id: int) -> Game:
+    return get_object_or_404(
+        Game.objects.select_related("table__round__tournament"),
+        pk=game_id,
+        table__round__tournament__slug=slug,
+    )
+
+
+@access.require(Action.RULE)
+@require_http_methods(["GET", "POST"])
+def result_page(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
+    game = _game(slug, game_id)
+    result = get_object_or_404(GameResult, game=game)
+    placements = list(result.placements.select_related("player").order_by("place"))
+    if request.method == "POST":
+        figures = {
+            p.player_id: {
+                "place": request.POST.get(f"place-{p.player_id}"),  # optional: computed
+                "net_worth": request.POST.get(f"net_worth-{p.player_id}"),
+            }
+            for p in placements
+        }
+        rulings.amend_result(
+            game_id=game.pk, figures=figures, reason=clean_note(request.POST.get("reason")),
+            by=request.user,
+        )
+        messages.success(
+            request,
+            _("The count of table %(table)s is amended; it now awaits confirmation.")
+            % {"table": game.table.number},
+        )
+        return redirect("round_desk:result", slug=slug, game_id=game.pk)
+    history = result_history(result)
+    return render(
+        request,
+        "desk/result.html",
+        {
+            "tournament": game.table.round.tournament,
+            "game": game,
+            "result": result,
+            "placements": placements,
+            "history": history,
+        },
+    )
+
+
+@access.require(Action.RULE)
+@require_http_methods(["GET"])
+def verify_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """“Check the record”: every stored figure against the replayed records (reads only)."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    report = verify_tournament(tournament=tournament)
+    return render(request, "desk/verify.html",
+                  {"tournament": tournament, "report": report})
+
+
+@access.require(Action.RULE)
+@require_POST
+def reopen(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
+    game = _game(slug, game_id)
+    rulings.reopen_result(
+        game_id=game.pk, reason=clean_note(request.POST.get("reason")), by=request.user
+    )
+    messages.success(
+        request,
+        _("The result of table %(table)s is reopened: it must be confirmed again.")
+        % {"table": game.table.number},
+    )
+    return redirect("round_desk:result", slug=slug, game_id=game.pk)
+
+
+def _minutes_ruling(request: HttpRequest) -> dict:
+    """The posted minutes (0 when unreadable: the ruling refuses them with its message), the
+    reason and who rules."""
+    form = MinutesForm(request.POST)
+    return {
+        "minutes": form.cleaned_data["minutes"] if form.is_valid() else 0,
+        "reason": clean_note(request.POST.get("reason")),
+        "by": request.user,
+    }
+
+
+@access.require(Action.RULE)
+@require_POST
+def extra_time(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
+    game = _game(slug, game_id)
+    ruling = _minutes_ruling(request)
+    rulings.extra_time(game_id=game.pk, **ruling)
+    text = _("Table %(table)s has %(minutes)s extra minutes.")
+    messages.success(request, text % {"table": game.table.number, "minutes": ruling["minutes"]})
+    return redirect("round_desk:desk", slug=slug)
+
+
+@access.require(Action.RULE)
+@require_POST
+def delay_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    round_ = get_object_or_404(Round, tournament__slug=slug, number=number)
+    ruling = _minutes_ruling(request)
+    rulings.delay_round_start(round_id=round_.pk, **ruling)
+    text = _("Round %(number)s starts %(minutes)s minutes later.")
+    messages.success(request, text % {"number": number, "minutes": ruling["minutes"]})
+    return redirect("round_desk:desk", slug=slug)
+
+
+@access.require(Action.RULE)
+@require_POST
+def move_player(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The head referee moves a player to another table (the game of neither has begun)."""
+    round_ = get_object_or_404(Round, tournament__slug=slug, number=number)
+    form = MoveForm(request.POST)
+    if not form.is_valid():
+        raise errors.InvalidForm(fields=errors.form_fields(form))
+    rulings.move_player(
+        round_id=round_.pk, player_id=form.cleaned_data["player"],
+        to_table=form.cleaned_data["to_table"], reason=clean_note(request.POST.get("reason")),
+        by=request.user,
+    )
+    messages.success(
+        request, _("The player now sits at table %(table)s.") % {"table": form.cleaned_data[
+            "to_table"]},
+    )
+    return redirect("round_desk:desk", slug=slug)
+
+
+@access.require(Action.RULE)
+@require_POST
+def swap_players(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The head referee exchanges two players' seats (the games of neither table have begun):
+    at full tables the move is refused, the swap keeps each table's size."""
+    round_ = get_object_or_404(Round, tournament__slug=slug, number=number)
+    form = SwapForm(request.POST)
+    if not form.is_valid():
+        raise errors.InvalidForm(fields=errors.form_fields(form))
+    rulings.swap_players(
+        round_id=round_.pk, a=form.cleaned_data["a"], b=form.cleaned_data["b"],
+        reason=clean_note(request.POST.get("reason")), by=request.user,
+    )
+    messages.success(request, _("Seats swapped."))
+    return redirect("round_desk:desk", slug=slug)
+
+
+class SwapForm(forms.Form):
+    a = forms.IntegerField(label=gettext_lazy("Player"), min_value=1, max_value=2**31 - 1)
+    b = forms.IntegerField(
+        label=gettext_lazy("swaps seats with"), min_value=1, max_value=2**31 - 1
+    )
+
+
+class MoveForm(forms.Form):
+    player = forms.IntegerField(label=gettext_lazy("Player"), min_value=1, max_value=2**31 - 1)
+    to_table = forms.IntegerField(
+        label=gettext_lazy("moves to table"), min_value=1, max_value=10_000
+    )
+
+
+class MinutesForm(forms.Form):
+    minutes = forms.IntegerField(min_value=1, max_value=rulings.MAX_EXTRA_MINUTES)

@@ -1,0 +1,215 @@
+"""The result of record: the count of an ended game, its confirmation by a second person, its
+dispute, a count taken back, and the steps after a changed result. Every write locks the game
+row; the event log and the clock's deadlines are ``referee.services``.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+import secrets
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from referee import changes, engine_cache, errors, rules
+from referee.models import Game, GameResult, Placement
+from tournament import access, audit
+from tournament.models import Round, Table
+
+
+def result_changed(game: Game, *, kind: changes.Kind) -> None:
+    """After commit: the steps that follow a changed result (``settings.RESULT_STEPS``: the
+    game's new version, the public tables, the standings, the laptop's copy), in order. Also
+    for rulings outside this module (amended, reopened, entered from paper)."""
+    changes.announce(changes.change_of(game, kind=kind))
+
+
+def round_gate(game: Game, result: GameResult | None, *, by: User | None) -> str:
+    """The console counts, disputes and confirms only while the table's round runs. Once the
+    round is closed, a result changes only because the head referee reopened it — and then
+    only the head referee (or an organizer) carries it on, told so by the returned words.
+    The round read with the game (every locked read of a result path) is not read again."""
+    if Game.table.is_cached(game) and Table.round.is_cached(game.table):
+        played = game.table.round
+        number, status, tournament_id = played.number, played.status, played.tournament_id
+    else:
+        number, status, tournament_id = (
+            Table.objects.filter(pk=game.table_id)
+            .values_list("round__number", "round__status", "round__tournament_id").get()
+        )
+    if status == Round.Status.RUNNING:
+        return ""
+    reopened = result is not None and result.reopened_at is not None
+    if reopened and by is not None and access.is_head_referee(by, tournament_id):
+        return str(errors.ROUND_CLOSED_REOPENED % {"number": number})
+    raise errors.RoundClosed(errors.ROUND_CLOSED_CONSOLE, params={"number": number})
+
+
+def count_result(*, game_id: int, author: User | None, now: dt.datetime | None = None) -> GameResult:
+    """Freeze the net-worth count of an ended game into placements awaiting confirmation.
+
+    The placements are the replay of the record at this moment; the record then takes no
+    event until the count is reopened, so they stay its replay (``scoring.verify`` checks)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        # The same rows locked as ever (the game's and its table's); the round and tournament
+        # come along unlocked, for the audit entry and the receivers after commit.
+        game = (
+            Game.objects.select_for_update(of=("self", "table"))
+            .select_related("table__round__tournament").get(pk=game_id)
+        )
+        if game.status != Game.Status.FINISHED:
+            raise errors.ResultNotReady(errors.GAME_NOT_ENDED)
+        result = GameResult.objects.filter(game=game).first()
+        if result is not None and result.status == GameResult.Status.CONFIRMED:
+            raise errors.ResultNotReady(errors.RESULT_ALREADY_FINAL)
+        round_gate(game, result, by=author)
+        engine = engine_cache.engine_for(game)
+        standings = rules.standings(engine.state)
+        # Whoever counted is the entry's author (a banker's link has no login of its own).
+        with audit.action(tournament=None, actor=author, what="result.count", fallback=True):
+            if result is None:
+                result = GameResult.objects.create(game=game, counted_by=author, counted_at=now)
+            else:
+                result.status = GameResult.Status.COUNTED
+                result.counted_by, result.counted_at = author, now
+                result.from_paper = False
+                result.save()
+                result.placements.all().delete()
+        Placement.objects.bulk_create(
+            [
+                Placement(
+                    result=result,
+                    player_id=int(row.player),
+                    place=row.place,
+                    net_worth=row.net_worth,
+                    breakdown=row.breakdown.as_dict(),
+                    bankrupt=row.bankrupt,
+                )
+                for row in standings
+            ]
+        )
+    result.game = game  # the answer shows both: neither is read again
+    result_changed(game, kind=changes.Kind.COUNTED)
+    return result
+
+
+def reopen_count(*, game_id: int, by: User | None, reason: str = "") -> None:
+    """Take back a count that is not confirmed yet, so the game can be corrected: the result
+    and its placements go (the audit log keeps them), the record takes events again, and the
+    table counts and confirms anew."""
+    with transaction.atomic():
+        # The rows locked as ever (game, table, round); the tournament comes along for the
+        # steps after commit.
+        game = (
+            Game.objects.select_for_update(of=("self", "table", "table__round"))
+            .select_related("table__round__tournament").get(pk=game_id)
+        )
+        result = GameResult.objects.filter(game=game).first()
+        if result is None:
+            raise errors.ResultNotReady(errors.NOTHING_TO_REOPEN)
+        if result.status == GameResult.Status.CONFIRMED:
+            raise errors.ResultConfirmed(errors.RESULT_CONFIRMED,
+                                         params={"table": game.table.number})
+        round_gate(game, result, by=by)
+        with audit.action(tournament=game.table.round.tournament_id, actor=by,
+                          what="result.reopen_count", reason=reason.strip()):
+            result.placements.all().delete()
+            result.delete()
+    result_changed(game, kind=changes.Kind.COUNT_REOPENED)
+
+
+def _locked_result(game_id: int) -> tuple[Game, GameResult]:
+    """The game (locked) and its counted result; ResultNotReady when nothing is counted.
+
+    The game comes with its table, round and tournament (only the game's row is locked), and
+    the result with that game: the audit entry and the receivers after commit read none of
+    them again."""
+    game = (
+        Game.objects.select_for_update(of=("self",)).select_related("table__round__tournament")
+        .get(pk=game_id)
+    )
+    result = GameResult.objects.filter(game=game).first()
+    if result is None:
+        raise errors.ResultNotReady(errors.RESULT_NOT_COUNTED)
+    result.game = game
+    return game, result
+
+
+def check_second_person(result: GameResult, *, by: User | None, head_referee: bool) -> None:
+    """Four eyes, on every path that confirms: whoever counted a result does not confirm it as
+    head referee, and whoever entered a paper result does not confirm it at all (staff can read
+    the table's code). A player typing the slip's code on the banker's own phone is the second
+    person of a console count."""
+    if by is None or result.counted_by_id is None or result.counted_by_id != by.pk:
+        return
+    if result.from_paper:
+        raise errors.SecondPersonRequired(errors.SECOND_PERSON)
+    if head_referee:
+        raise errors.SecondPersonRequired(errors.SECOND_PERSON_COUNT)
+
+
+def confirm_result(
+    *,
+    game_id: int,
+    code: str | None,
+    by: User | None,
+    head_referee: bool = False,
+    now: dt.datetime | None = None,
+) -> GameResult:
+    """A second person makes the count final: a player's code, or the head referee."""
+    now = now or timezone.now()
+    wrong: errors.DomainError | None = None
+    with transaction.atomic():
+        game, result = _locked_result(game_id)
+        if result.status == GameResult.Status.CONFIRMED:
+            return result
+        round_gate(game, result, by=by)
+        check_second_person(result, by=by, head_referee=head_referee)
+        if not head_referee:
+            if game.wrong_codes >= Game.WRONG_CODES_MAX:
+                raise errors.CodesExhausted(errors.CODES_EXHAUSTED,
+                                            params={"max": Game.WRONG_CODES_MAX})
+            if not secrets.compare_digest(  # bytes: any text may be typed
+                (code or "").strip().encode(), game.confirmation_code.encode()
+            ):
+                # Counted in the database (kept when the refusal is raised below): the cap
+                # holds whatever address or device the guesses come from.
+                game.wrong_codes += 1
+                Game.objects.filter(pk=game.pk).update(wrong_codes=game.wrong_codes)
+                left = Game.WRONG_CODES_MAX - game.wrong_codes
+                wrong = (
+                    errors.WrongConfirmationCode(errors.WRONG_CODE_LEFT, params={"left": left})
+                    if left else errors.CodesExhausted(errors.CODES_EXHAUSTED,
+                                                       params={"max": Game.WRONG_CODES_MAX})
+                )
+        if wrong is None:
+            before = copy.copy(result)  # read under the game's lock: the audit's "before"
+            with audit.action(tournament=None, actor=by, what="result.confirm", fallback=True):
+                result.status = GameResult.Status.CONFIRMED
+                result.confirmed_at = now
+                result.confirmed_by = by
+                result.confirmed_via = "head_referee" if head_referee else "player_code"
+                audit.save_known(result, before=before)
+    if wrong is not None:
+        raise wrong
+    result_changed(game, kind=changes.Kind.CONFIRMED)
+    return result
+
+
+def dispute_result(*, game_id: int, note: str, by: User | None) -> GameResult:
+    with transaction.atomic():
+        game, result = _locked_result(game_id)
+        if result.status == GameResult.Status.CONFIRMED:
+            raise errors.ResultNotReady(errors.RESULT_ALREADY_FINAL)
+        round_gate(game, result, by=by)
+        before = copy.copy(result)  # read under the game's lock: the audit's "before"
+        with audit.action(tournament=None, actor=by, what="result.dispute", fallback=True):
+            result.status = GameResult.Status.DISPUTED
+            result.dispute_note = note.strip()
+            result.disputed_by = by
+            audit.save_known(result, before=before)
+    result_changed(game, kind=changes.Kind.DISPUTED)
+    return result

@@ -1,8 +1,0 @@
-from django.urls import path
-
-from . import api
-
-urlpatterns = [
-    path("tournaments/<slug:slug>/standings", api.StandingsView.as_view(), name="standings"),
-    path("tournaments/<slug:slug>/tables", api.TableOverviewView.as_view(), name="tables"),
-]

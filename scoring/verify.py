@@ -1,0 +1,284 @@
+"""Verify a tournament's record: every figure the product shows must follow from the game
+records and the staff's recorded rulings.
+
+Every game is replayed from its events by a fresh engine (not the process's cached one), and
+compared with what is stored: the game's own mirror fields (status, event count, the summary
+the public pages draw from), each result's placements (the replay's places and net worth; a
+paper result's places from its sheet; an amended count's places from its figures, with the
+amendment in the audit log), four eyes on every confirmation, and both scopes of the stored
+standings against a fresh computation from the stored results. Reads only: a head referee may
+run it at any time (``manage.py verify SLUG``, the round desk's "Check the record" page).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from referee import (
+    engine_cache,
+    paper,
+    rules,
+    rulings,
+    services,
+)
+from referee.models import Game, GameResult
+from scoring.models import Scope
+from scoring.standings import selectors as standings
+from scoring.standings.compute import PlayerLine, compute_standings
+from scoring.standings.services import result_rows, settings_for
+from tournament import audit, incidents
+from tournament.models import Player, Tournament
+
+SCOPES = {Scope.LIVE: gettext_lazy("staff standings"), Scope.PUBLIC: gettext_lazy("public standings")}
+#: Standings columns compared, with the words for each.
+COLUMNS = {
+    "rank": gettext_lazy("rank"),
+    "points": gettext_lazy("points"),
+    "net_worth_sum": gettext_lazy("summed net worth"),
+    "best_net_worth": gettext_lazy("best net worth"),
+    "table_wins": gettext_lazy("table wins"),
+    "games": gettext_lazy("games"),
+    "qualified": gettext_lazy("qualified"),
+    "final_place": gettext_lazy("place in the final"),
+    "deducted": gettext_lazy("points deducted"),
+}
+
+
+@dataclass(frozen=True)
+class Difference:
+    where: str
+    text: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.text}"
+
+
+@dataclass
+class Report:
+    tournament: Tournament
+    differences: list[Difference] = field(default_factory=list)
+    games: int = 0
+    results: int = 0
+    rows: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.differences
+
+    def add(self, where: str, text: str) -> None:
+        self.differences.append(Difference(where, text))
+
+
+def verify_tournament(*, tournament: Tournament) -> Report:
+    tournament = Tournament.objects.get(pk=tournament.pk)  # as stored (the lot's seed)
+    report = Report(tournament)
+    names = dict(Player.objects.filter(tournament=tournament).values_list("pk", "name"))
+    amended = _amended_placements(tournament)
+    games = (
+        Game.objects.filter(table__round__tournament=tournament)
+        .select_related("table__round")
+        .order_by("table__round__number", "table__number")
+    )
+    for game in games:
+        report.games += 1
+        _verify_game(report, game, names, amended)
+    _verify_standings(report, tournament, names)
+    _verify_winner(report, tournament, names)
+    return report
+
+
+def _where(game: Game) -> str:
+    return _("Round %(round)s, table %(table)s") % {
+        "round": game.table.round.number, "table": game.table.number}
+
+
+def _amended_placements(tournament: Tournament) -> set[int]:
+    """Placements whose amendment the audit log holds (the placement's own entry, filed under
+    the staff action ``result.amend``)."""
+    entries = audit.entries(tournament, what="result.amend").filter(
+        content_type__model="placement").values_list("object_id", flat=True)
+    return {int(pk) for pk in entries if pk is not None}
+
+
+def _replay(game: Game, events: list[dict]) -> rules.Game:
+    engine = engine_cache.new_engine(game)
+    engine.extend(events)
+    return engine
+
+
+def _verify_game(report: Report, game: Game, names: dict[int, str], amended: set[int]) -> None:
+    where = _where(game)
+    rows = list(game.events.order_by("seq").values_list("seq", "data"))  # one read of the record
+    seqs = [seq for seq, _data in rows]
+    if seqs != list(range(len(seqs))) or game.event_count != len(seqs):
+        report.add(where, _("the record's events are not numbered 0 to %(last)s without gaps "
+                            "(the game says %(count)s events)") % {
+            "last": len(seqs) - 1, "count": game.event_count})
+    try:
+        engine = _replay(game, [data for _seq, data in rows])
+    except rules.RuleViolation as violation:
+        report.add(where, _("the record cannot be replayed: %(reason)s") % {
+            "reason": violation.message_en})
+        return
+    result = GameResult.objects.filter(game=game).first()
+    from_paper = result is not None and result.from_paper
+    if not from_paper:
+        if engine.status != game.status:
+            report.add(where, _("the game is stored as “%(stored)s”, its record replays to "
+                                "“%(replayed)s”") % {"stored": game.status,
+                                                       "replayed": engine.status})
+        summary = services.summarize(engine)
+        for key, worth in summary["net_worth"].items():
+            shown = (game.summary or {}).get("net_worth", {}).get(key)
+            if shown != worth:
+                report.add(where, _("the public pages show %(player)s with %(shown)s, the "
+                                    "record gives %(worth)s") % {
+                    "player": names.get(int(key), key), "shown": shown, "worth": worth})
+    if result is None:
+        return
+    report.results += 1
+    _verify_result(report, where, game, engine, result, names, amended)
+
+
+def _verify_result(
+    report: Report, where: str, game: Game, engine: rules.Game, result: GameResult,
+    names: dict[int, str], amended: set[int],
+) -> None:
+    placements = list(result.placements.all())
+    seated = {int(key) for key in game.players}
+    if {p.player_id for p in placements} != seated:
+        report.add(where, _("the result's players are not the players of the game"))
+        return
+    if result.status == GameResult.Status.CONFIRMED and result.confirmed_by_id and (
+        result.confirmed_by_id == result.counted_by_id
+        and (result.from_paper or result.confirmed_via == "head_referee")
+    ):
+        report.add(where, _("the result was counted and confirmed by the same person"))
+    if result.from_paper:
+        _verify_paper(report, where, placements, names)
+        return
+    if engine.status != Game.Status.FINISHED:
+        report.add(where, _("a result is stored, but the record does not end the game"))
+        return
+    replayed = {int(row.player): row for row in rules.standings(engine.state)}
+    figures = {}
+    for placement in placements:
+        row = replayed[placement.player_id]
+        name = names.get(placement.player_id, placement.player_id)
+        if placement.bankrupt != row.bankrupt:
+            report.add(where, _("%(player)s is stored as %(stored)s, the record says "
+                                "%(replayed)s") % {
+                "player": name, "stored": _bankrupt_words(placement.bankrupt),
+                "replayed": _bankrupt_words(row.bankrupt)})
+        is_amended = bool(placement.breakdown.get("amended"))
+        if is_amended and placement.pk not in amended:
+            report.add(where, _("%(player)s's figures are marked as amended, but the audit log "
+                                "holds no amendment of this result") % {"player": name})
+        if not is_amended and (placement.place, placement.net_worth) != (row.place,
+                                                                          row.net_worth):
+            report.add(where, _("%(player)s: stored place %(stored)s with %(stored_worth)s, the "
+                                "record gives place %(place)s with %(worth)s") % {
+                "player": name, "stored": placement.place,
+                "stored_worth": placement.net_worth, "place": row.place, "worth": row.net_worth})
+        figures[placement.player_id] = (placement.bankrupt, placement.net_worth, row.place)
+    if any(p.breakdown.get("amended") for p in placements):
+        _compare_places(report, where, placements, names, rulings.amended_places(figures),
+                        _("%(player)s: stored place %(stored)s, the amended figures give place "
+                          "%(place)s"))
+
+
+def _bankrupt_words(bankrupt: bool) -> str:
+    return _("bankrupt") if bankrupt else _("still in")
+
+
+def _verify_paper(report: Report, where: str, placements, names: dict[int, str]) -> None:
+    lines = []
+    for placement in placements:
+        parts = {key: placement.breakdown[key] for key in paper.BREAKDOWN
+                 if key in placement.breakdown}
+        name = names.get(placement.player_id, placement.player_id)
+        if parts and not placement.bankrupt and sum(int(v) for v in parts.values()) != \
+                placement.net_worth:
+            report.add(where, _("%(player)s: the sheet's parts add up to %(sum)s, the stored "
+                                "net worth is %(worth)s") % {
+                "player": name, "sum": sum(int(v) for v in parts.values()),
+                "worth": placement.net_worth})
+        order = placement.breakdown.get("bankrupt_order")
+        lines.append(paper.PaperLine(
+            player_id=placement.player_id,
+            bankrupt_order=int(order) if placement.bankrupt and order else None,
+            net_worth=placement.net_worth,
+        ))
+    if any(p.bankrupt and not p.breakdown.get("bankrupt_order") for p in placements):
+        return  # an older sheet without the order: its places cannot be re-derived
+    _compare_places(report, where, placements, names,
+                    {line.player_id: place for line, place in paper.places(lines)},
+                    _("%(player)s: stored place %(stored)s, the paper sheet gives place "
+                      "%(place)s"))
+
+
+def _compare_places(report: Report, where: str, placements, names: dict[int, str],
+                    places: dict[int, int], message: str) -> None:
+    """Each stored place against the one the result's own source gives (``message`` names
+    the source: the amended figures, the paper sheet)."""
+    for placement in placements:
+        if placement.place != places[placement.player_id]:
+            report.add(where, message % {
+                "player": names.get(placement.player_id), "stored": placement.place,
+                "place": places[placement.player_id]})
+
+
+def _verify_standings(report: Report, tournament: Tournament, names: dict[int, str]) -> None:
+    settings = settings_for(tournament)
+    players = sorted(names)
+    deducted = incidents.deductions(tournament)
+    for scope, label in SCOPES.items():
+        # The places as every page derives them from the stored figures.
+        stored = {row.player_id: row for row in standings.placed_rows(tournament, scope=scope)}
+        if not stored:
+            continue  # nothing computed yet: nothing shown
+        hold = scope == Scope.PUBLIC and not tournament.results_public_immediately
+        rows = result_rows(tournament, complete_rounds_only=hold)
+        lines: dict[int, PlayerLine] = {
+            line.player: line for line in compute_standings(
+                players=players, results=rows, settings=settings, deductions=deducted)
+        }
+        report.rows += len(stored)
+        for player, line in lines.items():
+            row = stored.get(player)
+            name = names.get(player, player)
+            if row is None:
+                report.add(str(label), _("%(player)s is missing") % {"player": name})
+                continue
+            for column, words in COLUMNS.items():
+                have, want = getattr(row, column), getattr(line, column)
+                if have != want:
+                    report.add(str(label), _("%(player)s: stored %(column)s %(have)s, the "
+                                             "results give %(want)s") % {
+                        "player": name, "column": words, "have": _shown(have),
+                        "want": _shown(want)})
+        for player in set(stored) - set(lines):
+            report.add(str(label), _("%(player)s is listed but is no player of the tournament")
+                       % {"player": names.get(player, player)})
+
+
+def _shown(value) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    return str(value)
+
+
+def _verify_winner(report: Report, tournament: Tournament, names: dict[int, str]) -> None:
+    if tournament.winner_id is None:
+        return
+    rows = standings.placed_rows(tournament, scope=Scope.LIVE)
+    first = rows[0].player_id if rows else None
+    if first != tournament.winner_id:
+        report.add(_("Winner"), _("%(winner)s is crowned, but the standings put %(first)s "
+                                  "first") % {"winner": names.get(tournament.winner_id),
+                                              "first": names.get(first, "–")})

@@ -1,0 +1,224 @@
+"""Results from the paper sheet (issue 24, finding 2): every line decides its player's place,
+parts and total agree, refusals stand at the line they concern (German and English), replacing
+a pending result is asked first and audited, and the public table page, its feed, the table's
+card and the score sheet show the sheet's places and figures."""
+
+from __future__ import annotations
+
+import io
+import re
+import shutil
+import subprocess
+
+import pytest
+from django.test import Client
+from factories import UserFactory, appoint, seated_table
+
+from printing import data
+from printing import documents as printing
+from referee import paper
+from referee.models import Game, GameResult
+from tournament import audit
+from tournament.models import StaffRole
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def table():
+    return seated_table(players=4)
+
+
+@pytest.fixture
+def seats(table):
+    return list(table.seats.select_related("player").order_by("position"))
+
+
+@pytest.fixture
+def judge(client, table):
+    user = appoint(UserFactory(username="mrmonopoly"), StaffRole.Role.HEAD_REFEREE,
+                   table.round.tournament)
+    client.force_login(user)
+    return user
+
+
+def url(table):
+    return f"/manage/{table.round.tournament.slug}/rounds/1/tables/{table.number}/paper/"
+
+
+def sheet(seats, **extra):
+    """Anna 3,000 in parts, Ben 2,500 as a total, Carla bankrupt second, Dieter first."""
+    form = {"end_reason": "time_limit", "ended_at": "15:30", "note": "Tablet ausgefallen"}
+    anna, ben, carla, dieter = (seat.player_id for seat in seats)
+    form.update({f"cash-{anna}": "1000", f"deeds-{anna}": "1500", f"houses-{anna}": "500",
+                 f"net_worth-{ben}": "2500", f"bankrupt-{carla}": "2", f"bankrupt-{dieter}": "1"})
+    form.update(extra)
+    return form
+
+
+def problems_for(html: str, player_id: int) -> str:
+    found = re.search(rf'<ul class="errorlist" id="problems-{player_id}">(.*?)</ul>', html, re.S)
+    return found.group(1) if found else ""
+
+
+def test_an_empty_sheet_is_refused_line_by_line_and_nothing_is_stored(client, table, seats,
+                                                                     judge):
+    response = client.post(url(table), {"end_reason": "time_limit"})
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "data-paper-refused" in html and 'data-form="paper"' in html  # the form, not a bare page
+    for seat in seats:
+        words = problems_for(html, seat.player_id)
+        assert seat.player.name in words and "nichts eingetragen" in words
+    assert html.count('aria-invalid="true"') == len(seats)
+    assert not GameResult.objects.exists()
+
+
+def test_a_line_without_figures_is_refused_in_english_too(client, table, seats, judge):
+    form = sheet(seats)
+    del form[f"net_worth-{seats[1].player_id}"]
+    response = client.post(url(table), form, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 400
+    html = response.content.decode()
+    words = problems_for(html, seats[1].player_id)
+    assert "Ben Test: nothing entered" in words and "net worth" in words
+    assert problems_for(html, seats[0].player_id) == ""  # the other lines are fine
+    # what was typed is kept
+    assert f'name="cash-{seats[0].player_id}" value="1000"' in html
+    assert not GameResult.objects.exists()
+
+
+def test_parts_that_do_not_add_up_to_the_written_total_are_refused(client, table, seats, judge):
+    anna = seats[0].player_id
+    form = sheet(seats, **{f"cash-{anna}": "900", f"deeds-{anna}": "600",
+                           f"houses-{anna}": "200", f"net_worth-{anna}": "1900"})
+    response = client.post(url(table), form)
+    assert response.status_code == 400
+    words = problems_for(response.content.decode(), anna)
+    assert "1.700" in words and "1.900" in words and "Anna Test" in words
+    assert not GameResult.objects.exists()
+
+
+def test_bankrupt_and_figures_a_number_twice_and_unreadable_amounts_are_named(
+    client, table, seats, judge
+):
+    anna, ben, carla, dieter = (seat.player_id for seat in seats)
+    form = sheet(seats, **{f"bankrupt-{dieter}": "2"})  # Carla is no. 2 too
+    html = client.post(url(table), form, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "no. 2 is also written for Carla Test" in problems_for(html, dieter)
+    form = sheet(seats, **{f"bankrupt-{ben}": "3", f"cash-{anna}": "zwölf"})
+    response = client.post(url(table), form, HTTP_ACCEPT_LANGUAGE="en")
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert "marked bankrupt (no. 3) and given a net worth" in problems_for(html, ben)
+    assert "“zwölf” is not a whole amount" in problems_for(html, anna)
+    assert not GameResult.objects.exists()
+
+
+def test_everyone_bankrupt_is_refused(client, table, seats, judge):
+    form = {"end_reason": "second_bankruptcy",
+            **{f"bankrupt-{seat.player_id}": str(n) for n, seat in enumerate(seats, start=1)}}
+    response = client.post(url(table), form, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 400
+    assert "at least one player is still in the game" in response.content.decode()
+    assert not GameResult.objects.exists()
+
+
+def test_the_service_refuses_a_line_that_decides_nothing(table, seats):
+    lines = [paper.PaperLine(player_id=seat.player_id) for seat in seats]
+    with pytest.raises(paper.errors.PaperSheetRefused) as refused:
+        paper.enter_paper_result(table=table, lines=lines, end_reason="time_limit",
+                                 ended_at=None, by=None)
+    assert {problem.player_id for problem in refused.value.problems} == {
+        seat.player_id for seat in seats}
+    assert "Anna Test" in refused.value.message_in("de")
+    assert not GameResult.objects.exists()
+
+
+def test_a_total_left_empty_is_computed_from_the_parts_and_shown(client, table, seats, judge):
+    response = client.post(url(table), sheet(seats), follow=True)
+    result = GameResult.objects.get(game__table=table)
+    anna = result.placements.get(player_id=seats[0].player_id)
+    assert (anna.place, anna.net_worth, anna.breakdown["computed"]) == (1, 3000, True)
+    assert "aus den Teilen berechnet: Anna Test 3.000" in response.content.decode()
+
+
+def test_storing_again_asks_first_and_replacing_is_audited(client, table, seats, judge):
+    assert client.post(url(table), sheet(seats)).status_code == 302
+    result = GameResult.objects.get(game__table=table)
+    before = sorted(result.placements.values_list("player_id", "place", "net_worth"))
+    ben = seats[1].player_id
+    second = sheet(seats, **{f"net_worth-{ben}": "3500"})  # Ben now first
+    asked = client.post(url(table), second)
+    assert asked.status_code == 200
+    html = asked.content.decode()
+    assert "data-replace-asked" in html and "data-pending" in html and "3.500" in html
+    assert sorted(result.placements.values_list("player_id", "place", "net_worth")) == before
+    token = re.search(r'name="replaces" value="([^"]+)"', html).group(1)
+    # a replacement needs a reason
+    refused = client.post(url(table), {**second, "note": "", "replaces": token})
+    assert refused.status_code == 400 and "problems-note" in refused.content.decode()
+    assert sorted(result.placements.values_list("player_id", "place", "net_worth")) == before
+    # a token of another (older) version is asked again
+    assert "data-replace-asked" in client.post(
+        url(table), {**second, "replaces": "0.counted.1"}).content.decode()
+    done = client.post(url(table), {**second, "note": "Ben falsch addiert", "replaces": token})
+    assert done.status_code == 302
+    assert result.placements.get(player_id=ben).place == 1
+    lines = audit.lines(audit.entries(table.round.tournament, what="result.paper.replace"))
+    assert lines and lines[0].reason == "Ben falsch addiert" and lines[0].actor == "mrmonopoly"
+
+
+def test_back_to_the_sheet_keeps_what_was_typed(client, table, seats, judge):
+    client.post(url(table), sheet(seats))
+    assert "data-pending-result" in client.get(url(table)).content.decode()
+    html = client.post(url(table), {**sheet(seats), "edit": "1"}).content.decode()
+    assert 'data-form="paper"' in html and f'name="net_worth-{seats[1].player_id}" value="2500"' \
+        in html
+
+
+def test_the_public_table_page_and_feed_show_the_sheets_places_and_figures(
+    client, table, seats, judge, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(url(table), sheet(seats))
+    slug = table.round.tournament.slug
+    html = Client().get(f"/t/{slug}/tables/1/").content.decode()
+    assert "data-paper-figures" in html
+    assert "Ergebnis vom Papierbogen: 1. Anna Test (3.000), 2. Ben Test (2.500), " \
+           "3. Carla Test (bankrott als Nr. 2), 4. Dieter Test (bankrott als Nr. 1)" in html
+    assert "An diesem Tisch ist noch nichts geschehen" not in html
+    assert html.count("1. Platz") == 1 and "2. Platz" in html and "4. Platz" in html
+    assert "3.000" in html and "2.500" in html and "1.500" not in html
+    # the table's card on the overview names the sheet's leader
+    game = Game.objects.get(table=table)
+    assert game.summary["leader"] == str(seats[0].player_id)
+    assert game.summary["bankrupt"] == [str(seats[3].player_id), str(seats[2].player_id)]
+
+
+def test_the_score_sheet_prints_the_sheet_as_entered(client, table, seats, judge):
+    client.post(url(table), sheet(seats))
+    printed = next(data.score_sheets(table.round))
+    assert printed.from_paper and printed.prefilled and not printed.deeds
+    key = {seat.player_id: str(seat.player_id) for seat in seats}
+    anna = printed.worth[key[seats[0].player_id]]
+    ben = printed.worth[key[seats[1].player_id]]
+    carla = printed.worth[key[seats[2].player_id]]
+    assert (anna.cash, anna.deeds, anna.houses, anna.total, anna.place) == (1000, 1500, 500,
+                                                                          3000, 1)
+    assert (ben.cash, ben.deeds, ben.total, ben.place) == (None, None, 2500, 2)  # total alone
+    assert (carla.bankrupt, carla.bankrupt_order, carla.place) == (True, 2, 3)
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs poppler-utils")
+def test_the_printed_score_sheet_says_paper_sheet_and_bankruptcy_order(client, table, seats,
+                                                                       judge):
+    client.post(url(table), sheet(seats))
+    out = io.BytesIO()
+    printing.render("scoresheets", out, tournament=table.round.tournament, round_=table.round,
+                    lang="de", base_url="http://hall.example.org")
+    printed = subprocess.run(["pdftotext", "-layout", "-", "-"], input=out.getvalue(),
+                             capture_output=True, check=True).stdout.decode()
+    assert "Papierbogen" in printed
+    assert "bankrott als Nr. 2" in printed and "bankrott als Nr. 1" in printed
+    assert "3.000" in printed and "2.500" in printed

@@ -1,0 +1,94 @@
+"""The result page's history (issue 24, finding 5): this result's changes only — entries are
+matched by content type and object id together, since the ids of results and placements
+overlap — and in words: no field names, no "None", local times, people by name."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.utils import timezone
+from factories import PlayerFactory, TournamentFactory, UserFactory, appoint
+from gameplay import make_round
+
+from referee import paper, results, rulings, services
+from referee.models import GameResult, Placement
+from tournament.models import StaffRole, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def two_results(client):
+    """Table 1 from the paper sheet (placements p1…p4); table 2's result has the id of one of
+    table 1's placements, and is confirmed with the table's code by Anna at the desk."""
+    tournament = TournamentFactory(slug="verlauf", status=Tournament.Status.RUNNING)
+    people = [PlayerFactory(tournament=tournament, name=f"Spieler {n}") for n in range(8)]
+    _round, tables = make_round(tournament, 1, [people[:4], people[4:]])
+    judge = appoint(UserFactory(username="mrmonopoly", first_name="Max"),
+                    StaffRole.Role.HEAD_REFEREE, tournament)
+    anna = appoint(UserFactory(username="anna", first_name="Anna"), StaffRole.Role.DESK,
+                   tournament)
+    first = paper.enter_paper_result(
+        table=tables[0], end_reason="time_limit", ended_at=None, by=judge,
+        lines=[paper.PaperLine(player_id=p.pk, net_worth=4000 - 500 * i)
+               for i, p in enumerate(people[:4])],
+    )
+    taken = {first.pk, *GameResult.objects.values_list("pk", flat=True)}
+    shared = next(pk for pk in first.placements.values_list("pk", flat=True) if pk not in taken)
+    game = services.ensure_game(table=tables[1])
+    second = GameResult.objects.create(pk=shared, game=game, counted_at=timezone.now())
+    for i, p in enumerate(people[4:]):
+        Placement.objects.create(result=second, player=p, place=i + 1, net_worth=3000 - 100 * i)
+    results.confirm_result(game_id=game.pk, code=game.confirmation_code, by=anna)
+    # table 1's count is amended afterwards (its placements' entries carry their own ids)
+    rulings.amend_result(
+        game_id=first.game_id, reason="Spieler 1 falsch addiert", by=judge,
+        figures={p.player_id: {"place": p.place, "net_worth": p.net_worth + (10 if p.place == 2
+                                                                               else 0)}
+                 for p in first.placements.all()},
+    )
+    client.force_login(judge)
+    return tournament, first, second
+
+
+def history(client, tournament, result) -> str:
+    html = client.get(f"/manage/{tournament.slug}/results/{result.game_id}/").content.decode()
+    return re.search(r"<ul data-history>(.*?)</ul>", html, re.S).group(1)
+
+
+def test_each_result_page_lists_its_own_changes_only(client, two_results):
+    tournament, first, second = two_results
+    one, two = history(client, tournament, first), history(client, tournament, second)
+    assert "bestätigt" not in one  # table 2's confirmation is not table 1's
+    assert "Spieler 1 falsch addiert" in one and "Spieler 1 falsch addiert" not in two
+    assert "bestätigt von Anna (Code des Tisches)" in two
+    assert "Spieler 5" not in one and "Spieler 0" not in two
+
+
+def test_the_history_is_in_words(client, two_results):
+    tournament, first, second = two_results
+    one = history(client, tournament, first)
+    assert "Spieler 0: Platz: – → 1; Vermögen: – → 4.000" in one
+    assert "Spieler 1: Vermögen: 3.500 → 3.510" in one
+    assert "Quelle: – → Papierbogen" in one and "Max" in one
+    for raw in ("None", "net_worth", "place:", "from_paper", "status", "+00:00", "True"):
+        assert raw not in one and raw not in history(client, tournament, second)
+    stamp = timezone.localtime(first.counted_at).strftime("%H:%M")
+    assert stamp in one
+
+
+def test_a_replaced_count_stays_in_the_history(client, two_results):
+    tournament, first, _second = two_results
+    lines = [paper.PaperLine(player_id=p.player_id, net_worth=1000 * p.place)
+             for p in first.placements.all()]  # the order turned round
+    judge = first.counted_by
+    paper.enter_paper_result(table=first.game.table, lines=lines, end_reason="time_limit",
+                             ended_at=None, by=judge, note="Bogen vertauscht",
+                             replaces=paper.version(GameResult.objects.get(pk=first.pk)))
+    one = history(client, tournament, first)
+    assert "Wartendes Ergebnis durch einen Papierbogen ersetzt" in one
+    assert "Spieler 0: Platz: 1 → –; Vermögen: 4.000 → –" in one  # the replaced placement
+    assert "Spieler 0: Platz: – → 4; Vermögen: – → 1.000" in one
+    assert "Bogen vertauscht" in one
+    assert "Einspruch: – → –" not in one  # nothing that did not change
