@@ -608,6 +608,16 @@
   document.body.addEventListener("htmx:beforeSwap", (e) => {
     // 429: the table's code is blocked; the answer says so and offers what is left.
     if (e.detail.xhr.status === 429) { e.detail.shouldSwap = true; e.detail.isError = false; return; }
+    // A follow asked before the banker opened a sheet answers after it: the sheets live in
+    // the fragment, so swapping now would close the sheet under the banker's finger. The
+    // newest fragment is fetched once the sheet closes.
+    const target = e.detail.target;
+    if (dialogOpen() && target && target.id === "console-main" && e.detail.shouldSwap) {
+      e.detail.shouldSwap = false;
+      keptMain = null;
+      refreshWhenClosed = true;
+      return;
+    }
     if (!fromCache(e.detail.xhr)) return;
     setOnline(false);
     if (!stale || !newer(e.detail.serverResponse)) e.detail.shouldSwap = false;

@@ -232,3 +232,47 @@ def test_an_action_held_back_by_an_expired_session_is_sent_after_logging_in_agai
     assert page.locator("#conflict").is_hidden()
     assert events(table) == 15
     assert errors == []
+
+
+def test_a_follow_answered_after_a_sheet_opened_leaves_the_sheet_open(browser, live_server):
+    """The race CI met: the poll saw a change and asked for the fragment; before it came, the
+    banker opened a sheet. The sheets live in the fragment: swapping it closed the sheet under
+    the banker's finger (and the answer the sheet waited for never showed)."""
+    banker, table, players = dealt_table("race-banker")
+    errors: list[str] = []
+    page = phone(browser, live_server, banker, errors)
+    open_console(page, table, 13)
+    held: list = []
+
+    def fragment(url: str) -> bool:
+        return "/main/" in url
+
+    page.route(fragment, lambda route: held.append(route))  # the fragment waits for the test
+
+    game = db(Game.objects.get, table=table)
+    db(rulings.extra_time, game_id=game.pk, minutes=5, reason="Spielbrett neu aufgebaut", by=None)
+    page.wait_for_selector('#clock-extra[data-extra-minutes="5"]:not([hidden])')
+    deadline = time.monotonic() + 5
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(50)  # the follow's fragment request is on its way
+    assert held, "the follow never asked for the fragment"
+
+    page.locator(f'[data-select-player="{players[2]}"]').click()
+    page.locator(f'[data-open="sheet-jail"][data-player="{players[2]}"]').click()
+    sheet = page.locator("#sheet-jail")
+    sheet.locator('.answer [data-ok="1"]').wait_for()
+    with page.expect_response(lambda r: "/main/" in r.url):
+        held.pop(0).continue_()
+    page.unroute(fragment)  # (the routes it still holds go on to the server)
+    page.wait_for_timeout(300)  # a swap would have happened by now
+    assert sheet.is_visible()
+    assert sheet.locator('.answer [data-ok="1"]').is_visible()
+
+    # the banker books it; the console then shows the newest state (the extra time, the jail)
+    with page.expect_response(lambda r: "/events" in r.url and r.request.method == "POST") as post:
+        sheet.locator(".btn-confirm").click()
+    assert post.value.status == 201, post.value.text()
+    shows(page, 14)
+    assert page.locator(
+        f'[data-open="sheet-release"][data-player="{players[2]}"]').count() == 1
+    assert errors == []
