@@ -211,11 +211,30 @@ class NavLink:
     label: str
 
 
-def staff_links(user: User | AnonymousUser) -> list[NavLink]:
+@dataclass(frozen=True)
+class TournamentLinks:
+    name: str
+    links: list[NavLink]
+
+
+@dataclass(frozen=True)
+class StaffNav:
+    """The header's staff part: ``links`` stand in the header itself; with several
+    tournaments their desks sit in one menu, a group per tournament (six links with long
+    names took a third of a phone's first screen)."""
+
+    links: list[NavLink]
+    tournaments: list[TournamentLinks]
+
+    def __bool__(self) -> bool:
+        return bool(self.links or self.tournaments)
+
+
+def staff_links(user: User | AnonymousUser) -> StaffNav:
     """The header's links to each role's own pages: the staff's start page, and per tournament
     not yet finished the round desk (head referee, organizer) and the check-in desk (desk)."""
     if not _active(user):
-        return []
+        return StaffNav([], [])
     links = []
     if has_staff_page(user):
         links.append(NavLink(reverse("organizer:dashboard"), gettext("Organizer")))
@@ -225,16 +244,20 @@ def staff_links(user: User | AnonymousUser) -> list[NavLink]:
         .values_list("tournament_id", "tournament__slug", "tournament__name")
         .distinct().order_by("-tournament__date", "tournament_id")[:3]
     )
-    several = len({row[0] for row in rows}) > 1
-    for tournament_id, slug, name in rows:
-        suffix = f" · {name}" if several else ""
+    groups: list[TournamentLinks] = []
+    for tournament_id, slug, name in dict.fromkeys(rows):
+        desks = []
         if can(user, Action.DESK, tournament_id):
-            links.append(NavLink(reverse("round_desk:desk", kwargs={"slug": slug}),
-                                 gettext("Round desk") + suffix))
+            desks.append(NavLink(reverse("round_desk:desk", kwargs={"slug": slug}),
+                                 gettext("Round desk")))
         if can(user, Action.CHECK_IN, tournament_id):
-            links.append(NavLink(reverse("organizer:desk", kwargs={"slug": slug}),
-                                 gettext("Check-in desk") + suffix))
-    return links
+            desks.append(NavLink(reverse("organizer:desk", kwargs={"slug": slug}),
+                                 gettext("Check-in desk")))
+        if desks:
+            groups.append(TournamentLinks(name, desks))
+    if len(groups) == 1:
+        return StaffNav(links + groups[0].links, [])
+    return StaffNav(links, groups)
 
 
 def owns_job(user: User | AnonymousUser, job: Mapping | None) -> bool:

@@ -102,3 +102,22 @@
     if (document.hidden && trigger && trigger.startsWith("every ")) e.preventDefault();
   });
 })();
+
+/* The header's menu of tournaments closes as a menu does: a tap elsewhere or Escape. */
+(function () {
+  "use strict";
+
+  function closeMenus(except) {
+    document.querySelectorAll("details[data-nav-menu][open]").forEach((menu) => {
+      if (menu !== except) menu.open = false;
+    });
+  }
+  document.addEventListener("click", (e) => closeMenus(e.target.closest("details[data-nav-menu]")));
+  document.addEventListener("keydown", (e) => {
+    if (e.key !== "Escape") return;
+    const open = document.querySelector("details[data-nav-menu][open]");
+    if (!open) return;
+    open.open = false;
+    open.querySelector("summary").focus();
+  });
+})();

@@ -72,6 +72,33 @@ def test_the_header_offers_each_role_its_own_pages():
     assert 'href="/manage/' not in header and 'href="/banker/"' in header
 
 
+def test_several_tournaments_put_their_desks_in_one_menu_in_the_header():
+    """Six header links with tournament names took a third of a phone's first screen: with
+    several tournaments the desks sit in one menu, a group per tournament."""
+    ka = TournamentFactory(slug="ka", name="Karlsruhe", status=Tournament.Status.RUNNING)
+    ma = TournamentFactory(slug="ma", name="Mannheim", status=Tournament.Status.REGISTRATION)
+    done = TournamentFactory(slug="hd", name="Heidelberg", status=Tournament.Status.FINISHED)
+    judge = appoint(UserFactory(username="judge"), Role.HEAD_REFEREE, ka, ma, done)
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(judge)
+    header = client.get("/banker/").content.decode().split("</header>")[0]
+    bar, menu = header.split("<details", 1)
+    assert 'href="/manage/"' in bar and "/desk/" not in bar  # the start page stays in sight
+    assert "My tournaments" in menu
+    for name, slug in (("Karlsruhe", "ka"), ("Mannheim", "ma")):
+        assert name in menu and f'href="/manage/{slug}/desk/"' in menu
+    assert "Heidelberg" not in header  # a finished tournament has no desk to go to
+    german = Client(HTTP_ACCEPT_LANGUAGE="de")
+    german.force_login(judge)
+    assert "Meine Turniere" in german.get("/banker/").content.decode().split("</header>")[0]
+
+    # one tournament left: its desks stand in the header again, no menu
+    ma.status = Tournament.Status.FINISHED
+    ma.save()
+    header = client.get("/banker/").content.decode().split("</header>")[0]
+    assert "<details" not in header and 'href="/manage/ka/desk/"' in header
+
+
 def test_the_login_link_on_the_login_page_does_not_point_back_at_it():
     client = Client()
     page = client.get("/login/").content.decode()
