@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import statistics
 import subprocess
 import sys
 import threading
@@ -23,14 +22,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _django  # noqa: E402
-from _timing import run_together  # noqa: E402
+from _timing import percentiles, run_together  # noqa: E402
 
 POSTS = 200
 READS = 200
-
-
-def p95(samples: list[float]) -> float:
-    return statistics.quantiles(samples, n=100)[94]
 
 
 def make_table(number: int, banker):
@@ -117,10 +112,8 @@ def single(kind: str) -> dict:
         assert response.status_code == 200
     return {
         "database": kind,
-        "post_p50_ms": round(statistics.median(posts), 2),
-        "post_p95_ms": round(p95(posts), 2),
-        "state_p50_ms": round(statistics.median(reads), 2),
-        "state_p95_ms": round(p95(reads), 2),
+        **percentiles("post", posts),
+        **percentiles("state", reads),
     }
 
 
@@ -214,8 +207,7 @@ def action(database: str = "sqlite") -> dict:
             "uncompressed_bytes": round(plain / ACTIONS),
             "up_bytes": round(up / ACTIONS),
             "queries": round(queries / ACTIONS, 1),
-            "p50_ms": round(statistics.median(times), 2),
-            "p95_ms": round(p95(times), 2),
+            **percentiles("", times),
             "supported": with_fragment,
         }
     # The fragment asked again while nothing changed (a poll that saw no new event).
@@ -286,10 +278,8 @@ def mixed(readers: int = 3) -> dict:
             thread.join()
     return {
         "readers": readers,
-        "post_p50_ms": round(statistics.median(posts), 2),
-        "post_p95_ms": round(p95(posts), 2),
-        "read_p50_ms": round(statistics.median(reads), 2),
-        "read_p95_ms": round(p95(reads), 2),
+        **percentiles("post", posts),
+        **percentiles("read", reads),
         "reads": len(reads),
         "failures": failures[:3],
     }

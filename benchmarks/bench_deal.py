@@ -15,7 +15,6 @@ animation frame after the answer is in the page, measured by the page itself.
 from __future__ import annotations
 
 import json
-import statistics
 import sys
 import time
 import uuid
@@ -24,12 +23,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _django  # noqa: E402
+from _timing import p95, percentiles  # noqa: E402
 
 ROUNDS = 5
-
-
-def p95(samples: list[float]) -> float:
-    return statistics.quantiles(samples, n=100)[94] if len(samples) > 1 else samples[0]
 
 
 def timed(samples: list[float], call):
@@ -79,11 +75,9 @@ def main() -> dict:
             response = timed(mains, partial(client.get, f"{base}/main/"))
             assert response.status_code == 200
     return {
-        "check_p50_ms": round(statistics.median(checks), 1),
-        "check_p95_ms": round(p95(checks), 1),
+        **percentiles("check", checks, digits=1),
         "post_p95_ms": round(p95(posts), 1),
-        "main_fragment_p50_ms": round(statistics.median(mains), 1),
-        "main_fragment_p95_ms": round(p95(mains), 1),
+        **percentiles("main_fragment", mains, digits=1),
         "samples": {"checks": len(checks), "posts": len(posts), "mains": len(mains)},
     }
 
@@ -166,11 +160,8 @@ def browser(taps: int = 12) -> dict:
     finally:
         server.terminate()
         server.wait()
-    return {"tap_to_answer_p50_ms": round(statistics.median(samples), 1),
-            "tap_to_answer_p95_ms": round(p95(samples), 1), "taps": len(samples),
-            "in_page_p50_ms": round(statistics.median(in_page), 1) if in_page else None,
-            "in_page_p95_ms": round(p95(in_page), 1) if in_page else None,
-            "in_page_taps": len(in_page)}
+    return {**percentiles("tap_to_answer", samples, digits=1), "taps": len(samples),
+            **percentiles("in_page", in_page, digits=1), "in_page_taps": len(in_page)}
 
 
 IN_PAGE = """

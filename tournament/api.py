@@ -125,6 +125,16 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         return Response(TournamentSerializer(tournament).data)
 
 
+def _state_change_schema(*, description: str | None = None):
+    """The schema of a player's state change (check-in, drop-out and their undoing): no body,
+    the player out (or the refusal)."""
+    return extend_schema(
+        request=None,
+        responses={200: PlayerSerializer, 403: FORBIDDEN, 409: REFUSED},
+        description=description,
+    )
+
+
 @extend_schema(
     parameters=[
         OpenApiParameter(
@@ -234,26 +244,24 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         player = service(player=self.get_object())
         return Response(PlayerSerializer(player).data)
 
-    @extend_schema(request=None, responses={200: PlayerSerializer, 403: FORBIDDEN, 409: REFUSED})
+    @_state_change_schema()
     @action(detail=True, methods=["post"], url_path="check-in")
     def check_in(self, request, tournament_slug=None, pk=None):
         return self._state_change(players.check_in)
 
-    @extend_schema(request=None, responses={200: PlayerSerializer, 403: FORBIDDEN, 409: REFUSED})
+    @_state_change_schema()
     @action(detail=True, methods=["post"], url_path="undo-check-in")
     def undo_check_in(self, request, tournament_slug=None, pk=None):
         return self._state_change(players.undo_check_in)
 
-    @extend_schema(
-        request=None,
-        responses={200: PlayerSerializer, 403: FORBIDDEN, 409: REFUSED},
-        description="The player leaves: kept in past rounds, skipped by future seating.",
+    @_state_change_schema(
+        description="The player leaves: kept in past rounds, skipped by future seating."
     )
     @action(detail=True, methods=["post"], url_path="drop-out")
     def drop_out(self, request, tournament_slug=None, pk=None):
         return self._state_change(players.drop_out)
 
-    @extend_schema(request=None, responses={200: PlayerSerializer, 403: FORBIDDEN, 409: REFUSED})
+    @_state_change_schema()
     @action(detail=True, methods=["post"], url_path="undo-drop-out")
     def undo_drop_out(self, request, tournament_slug=None, pk=None):
         return self._state_change(players.undo_drop_out)

@@ -1,7 +1,7 @@
 """The organizer's pages under ``/manage/`` (namespace ``organizer``), area by area; the views
 live in ``tournament.views``, one module per area."""
 
-from django.urls import path
+from django.urls import include, path
 
 from tournament.views import (
     alternates,
@@ -44,19 +44,23 @@ urlpatterns = [
 
     path("<slug:slug>/rounds/", rounds.round_list, name="rounds"),
     path("<slug:slug>/rounds/new/", rounds.round_create, name="round_create"),
-    path(rounds._ROUND, rounds.round_detail, name="round"),
-    path(rounds._ROUND + "preview/", rounds.round_preview, name="round_preview"),
-    path(rounds._ROUND + "seat/", rounds.round_seat, name="round_seat"),
-    path(rounds._ROUND + "swap/", rounds.round_swap, name="round_swap"),
-    path(rounds._ROUND + "move/", rounds.round_move, name="round_move"),
-    path(rounds._ROUND + "lock/", rounds.round_lock, name="round_lock"),
-    path(rounds._ROUND + "unlock/", rounds.round_unlock, name="round_unlock"),
-    path(rounds._ROUND + "start/", rounds.round_start, name="round_start"),
-    path(rounds._ROUND + "bankers/", rounds.round_bankers, name="round_bankers"),
-    path(rounds._TABLE + "assign/", rounds.table_assign_banker, name="table_assign_banker"),
-    path(rounds._TABLE + "link/", rounds.table_issue_link, name="table_issue_link"),
-    path(rounds._TABLE + "restore/", rounds.table_restore_link, name="table_restore_link"),
-    path(rounds._TABLE + "revoke/", rounds.table_revoke_link, name="table_revoke_link"),
+    path("<slug:slug>/rounds/<int:number>/", include([
+        path("", rounds.round_detail, name="round"),
+        path("preview/", rounds.round_preview, name="round_preview"),
+        path("seat/", rounds.round_seat, name="round_seat"),
+        path("swap/", rounds.round_swap, name="round_swap"),
+        path("move/", rounds.round_move, name="round_move"),
+        path("lock/", rounds.round_lock, name="round_lock"),
+        path("unlock/", rounds.round_unlock, name="round_unlock"),
+        path("start/", rounds.round_start, name="round_start"),
+        path("bankers/", rounds.round_bankers, name="round_bankers"),
+        path("bankers/<int:table_number>/", include([
+            path("assign/", rounds.table_assign_banker, name="table_assign_banker"),
+            path("link/", rounds.table_issue_link, name="table_issue_link"),
+            path("restore/", rounds.table_restore_link, name="table_restore_link"),
+            path("revoke/", rounds.table_revoke_link, name="table_revoke_link"),
+        ])),
+    ])),
     # The team and the audit log
 
     path("<slug:slug>/staff/", staff.staff_page, name="staff"),

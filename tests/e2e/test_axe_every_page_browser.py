@@ -120,6 +120,16 @@ class Walk:
             self.page.locator(ready).first.wait_for()
         self.check(label or path)
 
+    def from_landing(self, user, *, role: str, landing: str, paths: list[str]) -> None:
+        """``user`` logs in and lands on ``landing`` (their role's start), then visits each of
+        ``paths``."""
+        self.login(user)
+        self.visit("/start/", label=f"{role}: landing")
+        assert self.page.url.endswith(landing), self.page.url
+        for path in paths:
+            if path != landing:
+                self.visit(path, label=f"{role} {path}")
+
     def check(self, label: str) -> None:
         """axe on the page as it stands, once it has loaded and htmx is not swapping."""
         page = self.page
@@ -241,19 +251,9 @@ def test_axe_finds_no_violation_on_any_page_type(browser, live_server):
     walk.visit("/start/", label="banker: landing")
     walk.visit(f"/banker/table/{consoles['play']}/", label="banker: console",
                ready="#console-main")
-    walk.login(desk)
-    walk.visit("/start/", label="desk: landing")
-    assert page.url.endswith("/manage/fuzz/check-in/"), page.url
-    for path in for_desk:
-        if path != "/manage/fuzz/check-in/":
-            walk.visit(path, label=f"desk {path}")
+    walk.from_landing(desk, role="desk", landing="/manage/fuzz/check-in/", paths=for_desk)
     walk.visit("/manage/fuzz/settings/", label="desk: 403", status=403)
-    walk.login(judge)
-    walk.visit("/start/", label="head referee: landing")
-    assert page.url.endswith("/manage/fuzz/desk/"), page.url
-    for path in for_judge:
-        if path != "/manage/fuzz/desk/":
-            walk.visit(path, label=f"head referee {path}")
+    walk.from_landing(judge, role="head referee", landing="/manage/fuzz/desk/", paths=for_judge)
     context.close()
     assert walk.found == {}, f"{len(walk.found)} of {walk.checked} pages: {walk.found}"
 

@@ -230,6 +230,14 @@ REFUSED = {
 # --- Views -------------------------------------------------------------------------------------
 
 
+def _step_schema(summary: str):
+    """The schema of a step (lock, unlock, start): the version the client saw in, the round
+    out (or the refusal)."""
+    return extend_schema(
+        summary=summary, request=VersionSerializer, responses={200: RoundDetailSerializer, **REFUSED}
+    )
+
+
 @extend_schema_view(
     list=extend_schema(
         summary="Rounds",
@@ -397,29 +405,17 @@ class RoundViewSet(
         )
         return Response(PreviewSerializer(preview).data)
 
-    @extend_schema(
-        summary="Lock the seating",
-        request=VersionSerializer,
-        responses={200: RoundDetailSerializer, **REFUSED},
-    )
+    @_step_schema("Lock the seating")
     @action(detail=True, methods=["post"])
     def lock(self, request: Request, pk=None) -> Response:
         return self._step(request, services.lock_round)
 
-    @extend_schema(
-        summary="Unlock a locked seating that has not started",
-        request=VersionSerializer,
-        responses={200: RoundDetailSerializer, **REFUSED},
-    )
+    @_step_schema("Unlock a locked seating that has not started")
     @action(detail=True, methods=["post"])
     def unlock(self, request: Request, pk=None) -> Response:
         return self._step(request, services.unlock_round)
 
-    @extend_schema(
-        summary="Start the round (the tournament must be running)",
-        request=VersionSerializer,
-        responses={200: RoundDetailSerializer, **REFUSED},
-    )
+    @_step_schema("Start the round (the tournament must be running)")
     @action(detail=True, methods=["post"])
     def start(self, request: Request, pk=None) -> Response:
         return self._step(request, services.start_round)

@@ -422,6 +422,3 @@ def open_banker_link(request: HttpRequest, token: str) -> HttpResponse:
     response["Referrer-Policy"] = "no-referrer"
     return response
 
-
-_ROUND = "<slug:slug>/rounds/<int:number>/"
-_TABLE = _ROUND + "bankers/<int:table_number>/"
