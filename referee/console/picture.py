@@ -181,11 +181,12 @@ def _pause_reason(engine: rules.Game) -> str:
 
 def build(
     game: Game, *, now: dt.datetime | None = None, selected: str | None = None,
-    feed_all: bool = False, result: GameResult | None = None,
+    feed_all: bool = False, result: GameResult | None = None, no_result: bool = False,
 ) -> dict[str, Any]:
     """The whole console picture of a table (the cached engine, one to three small queries).
 
-    ``result``: the game's result when the caller has it (a confirmation): not read again.
+    ``result``: the game's result when the caller has it (a confirmation): not read again;
+    ``no_result``: the caller knows there is none (the post that ended the game).
     Once counted, the players' names come with the placements (one read for both)."""
     now = now or timezone.now()
     engine = engine_cache.engine_for(game)
@@ -193,7 +194,7 @@ def build(
     ruleset = state.rules
     finished = engine.status == "finished"
     placements = None
-    if finished:
+    if finished and not no_result:
         result = result if result is not None else GameResult.objects.filter(game=game).first()
         if result is not None:
             placements = list(result.placements.select_related("player"))

@@ -75,10 +75,11 @@ def _may_confirm_as_head_referee(request: HttpRequest, table: Table) -> bool:
 
 
 def _context(request: HttpRequest, table: Table, game: Game, *,
-             result: GameResult | None = None, **extra) -> dict:
+             result: GameResult | None = None, no_result: bool = False, **extra) -> dict:
     selected = request.GET.get("player") or request.POST.get("player") or None
     feed_all = request.GET.get("feed") == "all"
-    context = picture.build(game, selected=selected, feed_all=feed_all, result=result)
+    context = picture.build(game, selected=selected, feed_all=feed_all, result=result,
+                            no_result=no_result)
     # The state the fragment shows, as the state API names it: the console's polls ask
     # "changed since?" from here (a 304 while nothing changed, no fragment fetched).
     context["js_data"]["state_etag"] = answer_cache.state_etag(
@@ -150,9 +151,11 @@ def main(request: HttpRequest, table_id: int) -> HttpResponse:
     )
 
 
-def main_html(request: HttpRequest, *, table: Table, game: Game) -> str:
-    """The fragment as ``main`` renders it, for a game the caller has (the console's post)."""
-    return render_to_string(MAIN_TEMPLATE, _context(request, table, game), request=request)
+def main_html(request: HttpRequest, *, table: Table, game: Game, no_result: bool = False) -> str:
+    """The fragment as ``main`` renders it, for a game the caller has (the console's post;
+    ``no_result``: the caller knows the game has no result, which is then not read)."""
+    return render_to_string(MAIN_TEMPLATE, _context(request, table, game, no_result=no_result),
+                            request=request)
 
 
 @require_POST
