@@ -446,12 +446,13 @@ def _js_data(game, players, deeds, clock, status, pending) -> dict[str, Any]:
 
 
 def _feed(engine: rules.Game, names: Names, feed_all: bool) -> list[dict[str, Any]]:
-    events = engine.events
+    count = len(engine)
     voided = engine.voided
-    start = 0 if feed_all else max(0, len(events) - FEED_LENGTH)
+    start = 0 if feed_all else max(0, count - FEED_LENGTH)
+    events = engine.events_from(start)  # the feed's own, not the whole record copied
     out = []
-    for index in range(len(events) - 1, start - 1, -1):
-        ev = events[index]
+    for index in range(count - 1, start - 1, -1):
+        ev = events[index - start]
         kind = ev.get("type") if isinstance(ev, dict) else None
         at = parse_at(ev.get("at")) if isinstance(ev, dict) else None
         made = parse_at(ev.get("made_at")) if isinstance(ev, dict) else None
