@@ -350,7 +350,7 @@ def _build_groups(state, by_key, players) -> list[dict[str, Any]]:
             continue
         out.append({
             "group": group, "group_class": streets[0]["group_class"],
-            "label": GROUP_LABELS.get(group, group), "owner": owner, "streets": streets,
+            "label": str(GROUP_LABELS.get(group, group)), "owner": owner, "streets": streets,
         })
     return out
 
@@ -381,7 +381,7 @@ def _groups(deeds: list[dict]) -> list[dict]:
     for d in deeds:
         entry = groups.setdefault(d["group"], {
             "group": d["group"], "group_class": d["group_class"],
-            "label": GROUP_LABELS.get(d["group"], d["group"]), "deeds": [],
+            "label": str(GROUP_LABELS.get(d["group"], d["group"])), "deeds": [],
         })
         entry["deeds"].append(d)
     return list(groups.values())
@@ -414,7 +414,8 @@ def _buttons(
         out.append("cash")
     if "bankrupt" in actions:
         out.append("bankrupt")
-    return [{"code": code, "label": BUTTON_LABELS[code]} for code in out]
+    # Translated here, once per button (a lazy label is translated again at each use).
+    return [{"code": code, "label": str(BUTTON_LABELS[code])} for code in out]
 
 
 def _js_data(game, players, deeds, clock, status, pending) -> dict[str, Any]:
@@ -456,13 +457,17 @@ def _feed(engine: rules.Game, names: Names, feed_all: bool) -> list[dict[str, An
         kind = ev.get("type") if isinstance(ev, dict) else None
         at = parse_at(ev.get("at")) if isinstance(ev, dict) else None
         made = parse_at(ev.get("made_at")) if isinstance(ev, dict) else None
+        at = timezone.localtime(at) if at else None
+        made = timezone.localtime(made) if made else None
         out.append({
             "index": index,
             "type": kind,
             "text": describe(ev, names),
-            "at": timezone.localtime(at) if at else None,
+            "at": at,
+            "time": f"{at:%H:%M:%S}" if at else "",  # as the time filter's "H:i:s" writes it
             # made offline, arrived later (``referee.services.made_at``)
-            "made_at": timezone.localtime(made) if made else None,
+            "made_at": made,
+            "made_time": f"{made:%H:%M:%S}" if made else "",
             "voided": index in voided,
             "voidable": kind in VOIDABLE and index not in voided,
         })
