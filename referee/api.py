@@ -189,12 +189,14 @@ def _console_answer(request: Request, table: Table, game: Game, *, written: bool
     ``written``: the post stored its event, so the game has no result (the writability check
     refuses a counted game): the fragment of a game the event ended reads none."""
     engine = engine_cache.engine_for(game)
+    # the state API's ETag of this state: the console's next poll is a 304 (read once, for
+    # the answer and the fragment's data)
+    etag = state_etag(table_id=table.pk, game=game, private=True)
     return {
         "state": {"seq": game.event_count, "status": game.status,
-                  "clock": selectors.clock(game, engine, timezone.now()),
-                  # the state API's ETag of this state: the console's next poll is a 304
-                  "etag": state_etag(table_id=table.pk, game=game, private=True)},
-        "main": main_html(request._request, table=table, game=game, no_result=written),
+                  "clock": selectors.clock(game, engine, timezone.now()), "etag": etag},
+        "main": main_html(request._request, table=table, game=game, no_result=written,
+                          state_etag=etag),
     }
 
 

@@ -76,14 +76,15 @@ def _may_confirm_as_head_referee(request: HttpRequest, table: Table) -> bool:
 
 
 def _context(request: HttpRequest, table: Table, game: Game, *,
-             result: GameResult | None = None, no_result: bool = False, **extra) -> dict:
+             result: GameResult | None = None, no_result: bool = False,
+             state_etag: str | None = None, **extra) -> dict:
     selected = request.GET.get("player") or request.POST.get("player") or None
     feed_all = request.GET.get("feed") == "all"
     context = picture.build(game, selected=selected, feed_all=feed_all, result=result,
                             no_result=no_result)
     # The state the fragment shows, as the state API names it: the console's polls ask
     # "changed since?" from here (a 304 while nothing changed, no fragment fetched).
-    context["js_data"]["state_etag"] = answer_cache.state_etag(
+    context["js_data"]["state_etag"] = state_etag or answer_cache.state_etag(
         table_id=table.pk, game=game, private=True)
     context.update(
         table=table,
@@ -161,11 +162,13 @@ def main(request: HttpRequest, table_id: int) -> HttpResponse:
     )
 
 
-def main_html(request: HttpRequest, *, table: Table, game: Game, no_result: bool = False) -> str:
+def main_html(request: HttpRequest, *, table: Table, game: Game, no_result: bool = False,
+              state_etag: str | None = None) -> str:
     """The fragment as ``main`` renders it, for a game the caller has (the console's post;
-    ``no_result``: the caller knows the game has no result, which is then not read)."""
-    return render_to_string(MAIN_TEMPLATE, _context(request, table, game, no_result=no_result),
-                            request=request)
+    ``no_result``: the caller knows the game has no result, which is then not read;
+    ``state_etag``: the state's ETag when the caller has it)."""
+    context = _context(request, table, game, no_result=no_result, state_etag=state_etag)
+    return render_to_string(MAIN_TEMPLATE, context, request=request)
 
 
 @require_POST
