@@ -174,25 +174,29 @@ class TableEventsView(APIView):
             "replayed": not outcome.created,
         }
         if request.query_params.get("fragment") == "main":
-            answer.update(_console_answer(request, table, outcome.game))
+            answer.update(_console_answer(request, table, outcome.game, written=outcome.created))
         else:
             answer["state"] = selectors.game_state(outcome.game, public=False,
                                                    result=outcome.result)
         return Response(answer, status=201 if outcome.created else 200)
 
 
-def _console_answer(request: Request, table: Table, game: Game) -> dict:
+def _console_answer(request: Request, table: Table, game: Game, *, written: bool) -> dict:
     """What the console redraws from, so that an action is one request (issue 29): the
     fragment ``/banker/table/<id>/main/`` would answer now (the selected player from the
     query's ``player``), rendered from the game the post has, and the clock; not the full
-    state, which only other clients read. A retry renders the fragment as the table is then."""
+    state, which only other clients read. A retry renders the fragment as the table is then.
+    ``written``: the post stored its event, so the game has no result (the writability check
+    refuses a counted game): the fragment of a game the event ended reads none."""
     engine = engine_cache.engine_for(game)
+    # the state API's ETag of this state: the console's next poll is a 304 (read once, for
+    # the answer and the fragment's data)
+    etag = state_etag(table_id=table.pk, game=game, private=True)
     return {
         "state": {"seq": game.event_count, "status": game.status,
-                  "clock": selectors.clock(game, engine, timezone.now()),
-                  # the state API's ETag of this state: the console's next poll is a 304
-                  "etag": state_etag(table_id=table.pk, game=game, private=True)},
-        "main": main_html(request._request, table=table, game=game),
+                  "clock": selectors.clock(game, engine, timezone.now()), "etag": etag},
+        "main": main_html(request._request, table=table, game=game, no_result=written,
+                          state_etag=etag),
     }
 
 

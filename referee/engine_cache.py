@@ -80,10 +80,11 @@ def _built(game, kept: rules.Game | None) -> rules.Game:
             else:
                 return engine
     engine = new_engine(game)
-    engine.extend(
-        game.events.filter(seq__lt=game.event_count).order_by("seq")
-        .values_list("data", flat=True)
-    )
+    if game.event_count:  # a game without events reads none (the first post)
+        engine.extend(
+            game.events.filter(seq__lt=game.event_count).order_by("seq")
+            .values_list("data", flat=True)
+        )
     return engine
 
 

@@ -10,6 +10,7 @@ must not see; counted cash only in ledger mode, like the table's public state.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -70,7 +71,9 @@ def describe_event(
     the state's ledger mode, else no); ``public=False`` adds the banker's notes (the reason of a
     break, a payment or a correction) for the console.
     """
-    with translation.override(language):
+    # The console asks in the language already active (20 events a render): no switch then.
+    same = translation.get_language() == language
+    with contextlib.nullcontext() if same else translation.override(language):
         text = _describe(event, names, board, state, clock, target, ledger)
         return text if public else text + _private_note(event, board)
 

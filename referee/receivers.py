@@ -14,11 +14,11 @@ from tournament.models import Player, Round, Table
 from tournament.signals import player_erased, seating_changed
 
 
-def on_game_changed(sender, *, game_id: int, replan: bool = False, **kwargs) -> None:
+def on_game_changed(sender, *, game_id: int, replan: bool = False, due=None, **kwargs) -> None:
     """A new version for the state's ETag; new timers when the deadlines moved."""
     timers.bump_version(game_id)
     if replan:
-        timers.schedule(game_id)
+        timers.schedule(game_id, due=due)
 
 
 def new_version(change: ResultChange) -> None:

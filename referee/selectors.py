@@ -117,6 +117,12 @@ def players_by_key(game: Game) -> dict[str, Player]:
     return {str(player.pk): player for player in players}
 
 
+def player_names(game: Game) -> dict[str, str]:
+    """The game's players' names by key (what the console shows of them: no club, no rows)."""
+    ids = [int(key) for key in game.players]
+    return {str(pk): name for pk, name in Player.objects.filter(pk__in=ids).values_list("pk", "name")}
+
+
 def _seconds(value: dt.timedelta | None) -> float | None:
     return None if value is None else value.total_seconds()
 

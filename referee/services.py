@@ -279,12 +279,17 @@ def check_writable(game: Game) -> dict[str, Any] | None:
 def _locked_game(*, game_id: int | None, table: Table | None) -> Game:
     """The game row, locked. By its table (the console API's path: the one query that finds
     the game also locks it; the first event creates the game from the seating, or follows
-    a seating change made since the console was opened), or by id."""
+    a seating change made since the console was opened, in memory until the post saves the
+    row: a refused first post stores nothing, a read follows the seating again), or by id."""
     if table is None:
         return Game.objects.select_for_update().get(pk=game_id)
     game = Game.objects.select_for_update().filter(table=table).first()
-    if game is None or game.event_count == 0:
+    if game is None:
         game = Game.objects.select_for_update().get(pk=ensure_game(table=table).pk)
+    elif follow_seating(game, table=table):
+        # Untouched and the seating (or the time settings) changed: what ``ensure_game``
+        # would store, on the row already locked (no second read); the post's save keeps it.
+        engine_cache.forget(game.pk)
     game.table = table  # loaded by the caller with its round and tournament
     return game
 
@@ -454,10 +459,12 @@ def _after_change(game: Game, *, replan: bool = False, slug: str | None = None) 
     if slug is None:
         known = tournament_of(game)
         slug = known[1] if known else None
+    # The deadlines as written (the timers need not read them back).
+    due = (game.auction_stop_due, game.time_up_due)
 
     def notify() -> None:
         signals.game_changed.send(sender=Game, game_id=game_id, replan=replan,
-                                  tournament_slug=slug)
+                                  tournament_slug=slug, due=due)
 
     transaction.on_commit(notify)
 

@@ -28,11 +28,14 @@ def version(game_id: int) -> int:
     return cache.get_or_set(VERSION_KEY.format(id=game_id), 1, timeout=None)
 
 
-def schedule(game_id: int) -> None:
-    """Queue a timer for each future deadline; without a broker the next request enforces."""
+def schedule(game_id: int, *, due: tuple | None = None) -> None:
+    """Queue a timer for each future deadline; without a broker the next request enforces.
+    ``due``: the deadlines as the committed write set them (a post has them: not read back)."""
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return
-    due = Game.objects.filter(pk=game_id).values_list("auction_stop_due", "time_up_due").first()
+    if due is None:
+        due = Game.objects.filter(pk=game_id).values_list(
+            "auction_stop_due", "time_up_due").first()
     for moment in due or ():
         if moment is not None:
             enqueue(fire_deadlines, game_id, eta=moment)

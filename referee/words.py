@@ -75,8 +75,10 @@ class Names:
 
 
 def names_for(game: Game, engine: rules.Game, people=None) -> Names:
-    people = people if people is not None else selectors.players_by_key(game)
-    players = {key: (people[key].name if key in people else key) for key in engine.state.players}
+    """``people``: the players by key when the caller read them (else their names are read)."""
+    known = ({key: person.name for key, person in people.items()} if people is not None
+             else selectors.player_names(game))
+    players = {key: known.get(key, key) for key in engine.state.players}
     seats = {key: index for index, key in enumerate(engine.state.players, start=1)}
     deeds = {d.key: d.name for d in engine.state.board.deeds}
     return Names(players, seats, deeds, engine.state.board)

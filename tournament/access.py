@@ -274,10 +274,10 @@ def owns_job(user: User | AnonymousUser, job: Mapping | None) -> bool:
 def can_run_table(request: HttpRequest, table: Table) -> bool:
     """The table's banker, a live banker link in this session, or the tournament's referees."""
     user = request.user
-    tournament_id = table.round.tournament_id
-    if is_head_referee(user, tournament_id):
-        return True
+    # The table's banker first: known from the table, while the roles take a query.
     if _active(user) and table.banker_id == user.pk:
+        return True
+    if is_head_referee(user, table.round.tournament_id):
         return True
     return _session_link(request, table) is not None
 

@@ -181,11 +181,12 @@ def _pause_reason(engine: rules.Game) -> str:
 
 def build(
     game: Game, *, now: dt.datetime | None = None, selected: str | None = None,
-    feed_all: bool = False, result: GameResult | None = None,
+    feed_all: bool = False, result: GameResult | None = None, no_result: bool = False,
 ) -> dict[str, Any]:
     """The whole console picture of a table (the cached engine, one to three small queries).
 
-    ``result``: the game's result when the caller has it (a confirmation): not read again.
+    ``result``: the game's result when the caller has it (a confirmation): not read again;
+    ``no_result``: the caller knows there is none (the post that ended the game).
     Once counted, the players' names come with the placements (one read for both)."""
     now = now or timezone.now()
     engine = engine_cache.engine_for(game)
@@ -193,7 +194,7 @@ def build(
     ruleset = state.rules
     finished = engine.status == "finished"
     placements = None
-    if finished:
+    if finished and not no_result:
         result = result if result is not None else GameResult.objects.filter(game=game).first()
         if result is not None:
             placements = list(result.placements.select_related("player"))
@@ -349,7 +350,7 @@ def _build_groups(state, by_key, players) -> list[dict[str, Any]]:
             continue
         out.append({
             "group": group, "group_class": streets[0]["group_class"],
-            "label": GROUP_LABELS.get(group, group), "owner": owner, "streets": streets,
+            "label": str(GROUP_LABELS.get(group, group)), "owner": owner, "streets": streets,
         })
     return out
 
@@ -380,7 +381,7 @@ def _groups(deeds: list[dict]) -> list[dict]:
     for d in deeds:
         entry = groups.setdefault(d["group"], {
             "group": d["group"], "group_class": d["group_class"],
-            "label": GROUP_LABELS.get(d["group"], d["group"]), "deeds": [],
+            "label": str(GROUP_LABELS.get(d["group"], d["group"])), "deeds": [],
         })
         entry["deeds"].append(d)
     return list(groups.values())
@@ -413,7 +414,8 @@ def _buttons(
         out.append("cash")
     if "bankrupt" in actions:
         out.append("bankrupt")
-    return [{"code": code, "label": BUTTON_LABELS[code]} for code in out]
+    # Translated here, once per button (a lazy label is translated again at each use).
+    return [{"code": code, "label": str(BUTTON_LABELS[code])} for code in out]
 
 
 def _js_data(game, players, deeds, clock, status, pending) -> dict[str, Any]:
@@ -445,22 +447,27 @@ def _js_data(game, players, deeds, clock, status, pending) -> dict[str, Any]:
 
 
 def _feed(engine: rules.Game, names: Names, feed_all: bool) -> list[dict[str, Any]]:
-    events = engine.events
+    count = len(engine)
     voided = engine.voided
-    start = 0 if feed_all else max(0, len(events) - FEED_LENGTH)
+    start = 0 if feed_all else max(0, count - FEED_LENGTH)
+    events = engine.events_from(start)  # the feed's own, not the whole record copied
     out = []
-    for index in range(len(events) - 1, start - 1, -1):
-        ev = events[index]
+    for index in range(count - 1, start - 1, -1):
+        ev = events[index - start]
         kind = ev.get("type") if isinstance(ev, dict) else None
         at = parse_at(ev.get("at")) if isinstance(ev, dict) else None
         made = parse_at(ev.get("made_at")) if isinstance(ev, dict) else None
+        at = timezone.localtime(at) if at else None
+        made = timezone.localtime(made) if made else None
         out.append({
             "index": index,
             "type": kind,
             "text": describe(ev, names),
-            "at": timezone.localtime(at) if at else None,
+            "at": at,
+            "time": f"{at:%H:%M:%S}" if at else "",  # as the time filter's "H:i:s" writes it
             # made offline, arrived later (``referee.services.made_at``)
-            "made_at": timezone.localtime(made) if made else None,
+            "made_at": made,
+            "made_time": f"{made:%H:%M:%S}" if made else "",
             "voided": index in voided,
             "voidable": kind in VOIDABLE and index not in voided,
         })

@@ -6,6 +6,7 @@ from ``services`` (events themselves go through the events API, from console.js)
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
@@ -13,7 +14,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, render, resolve_url
 from django.template.loader import render_to_string
-from django.urls import reverse
+from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils import timezone
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
@@ -75,13 +76,15 @@ def _may_confirm_as_head_referee(request: HttpRequest, table: Table) -> bool:
 
 
 def _context(request: HttpRequest, table: Table, game: Game, *,
-             result: GameResult | None = None, **extra) -> dict:
+             result: GameResult | None = None, no_result: bool = False,
+             state_etag: str | None = None, **extra) -> dict:
     selected = request.GET.get("player") or request.POST.get("player") or None
     feed_all = request.GET.get("feed") == "all"
-    context = picture.build(game, selected=selected, feed_all=feed_all, result=result)
+    context = picture.build(game, selected=selected, feed_all=feed_all, result=result,
+                            no_result=no_result)
     # The state the fragment shows, as the state API names it: the console's polls ask
     # "changed since?" from here (a 304 while nothing changed, no fragment fetched).
-    context["js_data"]["state_etag"] = answer_cache.state_etag(
+    context["js_data"]["state_etag"] = state_etag or answer_cache.state_etag(
         table_id=table.pk, game=game, private=True)
     context.update(
         table=table,
@@ -98,19 +101,28 @@ def _context(request: HttpRequest, table: Table, game: Game, *,
 
 
 def _urls(table: Table) -> dict[str, str]:
-    page_url = reverse("banker:table", args=[table.pk])
+    """The console's addresses (the same for every render of a table: kept, issue 29)."""
+    return dict(_table_urls(table.pk, get_script_prefix(),
+                            get_urlconf() or settings.ROOT_URLCONF, settings.LOGIN_URL))
+
+
+@lru_cache(maxsize=1024)
+def _table_urls(table_id: int, prefix: str, urlconf: str, login: str) -> dict[str, str]:
+    """Kept by what ``reverse`` reads besides the table: the script prefix, the URL
+    configuration and the login address."""
+    page_url = reverse("banker:table", args=[table_id])
     return {
         "page": page_url,
-        "main": reverse("banker:console-main", args=[table.pk]),
-        "check": reverse("banker:console-check", args=[table.pk]),
-        "count": reverse("banker:console-count", args=[table.pk]),
-        "confirm": reverse("banker:console-confirm", args=[table.pk]),
-        "dispute": reverse("banker:console-dispute", args=[table.pk]),
-        "reopen_count": reverse("banker:console-reopen-count", args=[table.pk]),
-        "events": reverse("table-events", args=[table.pk]),
-        "state": reverse("table-state", args=[table.pk]),
+        "main": reverse("banker:console-main", args=[table_id]),
+        "check": reverse("banker:console-check", args=[table_id]),
+        "count": reverse("banker:console-count", args=[table_id]),
+        "confirm": reverse("banker:console-confirm", args=[table_id]),
+        "dispute": reverse("banker:console-dispute", args=[table_id]),
+        "reopen_count": reverse("banker:console-reopen-count", args=[table_id]),
+        "events": reverse("table-events", args=[table_id]),
+        "state": reverse("table-state", args=[table_id]),
         # A held action's way back: log in again, then come back to the console.
-        "login": f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': page_url})}",
+        "login": f"{resolve_url(login)}?{urlencode({'next': page_url})}",
     }
 
 
@@ -150,9 +162,13 @@ def main(request: HttpRequest, table_id: int) -> HttpResponse:
     )
 
 
-def main_html(request: HttpRequest, *, table: Table, game: Game) -> str:
-    """The fragment as ``main`` renders it, for a game the caller has (the console's post)."""
-    return render_to_string(MAIN_TEMPLATE, _context(request, table, game), request=request)
+def main_html(request: HttpRequest, *, table: Table, game: Game, no_result: bool = False,
+              state_etag: str | None = None) -> str:
+    """The fragment as ``main`` renders it, for a game the caller has (the console's post;
+    ``no_result``: the caller knows the game has no result, which is then not read;
+    ``state_etag``: the state's ETag when the caller has it)."""
+    context = _context(request, table, game, no_result=no_result, state_etag=state_etag)
+    return render_to_string(MAIN_TEMPLATE, context, request=request)
 
 
 @require_POST

@@ -253,6 +253,11 @@ class Game:
         """The record's events as applied, voids included (copies)."""
         return [_copy_event(e) for e in self._events]
 
+    def events_from(self, start: int) -> list[Any]:
+        """The events from index ``start`` on (copies): a recent few without copying the
+        whole record."""
+        return [_copy_event(e) for e in self._events[start:]]
+
     @property
     def voided(self) -> frozenset[int]:
         """Indices of the events cancelled by a ``void``."""

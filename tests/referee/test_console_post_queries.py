@@ -16,7 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from factories import seated_table
 from queries import counted, explain
 
-from referee import results
+from referee import engine_cache, results, services, timers
 from referee.models import Game
 
 pytestmark = pytest.mark.django_db
@@ -29,6 +29,11 @@ QUERIES_PER_POST = 10
 #: then the fragment instead of the full state: players (the names), nothing else (the engine
 #: is the one the post published).
 QUERIES_PER_CONSOLE_POST = 9
+#: Issue 29: every banker action, as the hall sends them, at most this many including its
+#: fragment, in the worst case of each: the engine one event behind (another web process
+#: took the table's last post: one read of the event it lacks) and the timers planned on a
+#: broker (the post's deadlines are handed to them, not read back).
+QUERIES_PER_ACTION_AT_MOST = 10
 
 
 def post(client, table, event, *, expected, key, query=""):
@@ -192,3 +197,95 @@ def test_an_engine_behind_the_database_catches_up_with_the_events_it_lacks(linke
     fresh.extend(events)
     assert rules.standings(engine.state) == rules.standings(fresh.state)
     assert engine.state.cash == fresh.state.cash
+
+
+def _deals(table) -> list[dict]:
+    """The start and two deeds dealt to each of six players (Anna: Badstraße and Turmstraße,
+    a complete group; Ben: Parkstraße and Schlossallee)."""
+    anna, ben, carla, dieter, eva, frank = keys(table)
+    deals = {anna: ["badstrasse", "turmstrasse"], ben: ["parkstrasse", "schlossallee"],
+             carla: ["seestrasse", "hafenstrasse"], dieter: ["neue-strasse", "suedbahnhof"],
+             eva: ["chausseestrasse", "elisenstrasse"], frank: ["poststrasse", "westbahnhof"]}
+    return [{"type": "start"}] + [{"type": "deal", "player": player, "deed": deed}
+                                  for player, owned in deals.items() for deed in owned]
+
+
+def _action(kind: str, table) -> tuple[list[dict], dict]:
+    """The history before the action and the action: each kind of event a banker posts (the
+    hall's banker loop posts every kind the engine allows; pause and resume from the clock)."""
+    anna, ben, carla, dieter, eva, frank = keys(table)
+    dealt = _deals(table)
+    jailed = [*dealt, {"type": "jail", "player": carla}]
+    return {
+        "first post (start)": ([], {"type": "start"}),
+        "deal": ([{"type": "start"}], {"type": "deal", "player": anna, "deed": "badstrasse"}),
+        "buy": (dealt, {"type": "buy", "player": carla, "deed": "opernplatz"}),
+        "rent": (dealt, {"type": "pay", "from": ben, "to": anna, "amount": 8, "reason": "rent"}),
+        "tax": (dealt, {"type": "pay", "from": ben, "to": "bank", "amount": 200, "reason": "tax"}),
+        "cash": (dealt, {"type": "cash", "player": anna, "amount": 1400}),
+        "build": (dealt, {"type": "build", "deed": "badstrasse"}),
+        "sell_building": ([*dealt, {"type": "build", "deed": "badstrasse"}],
+                          {"type": "sell_building", "deed": "badstrasse"}),
+        "mortgage": (dealt, {"type": "mortgage", "deed": "parkstrasse"}),
+        "unmortgage": ([*dealt, {"type": "mortgage", "deed": "parkstrasse"}],
+                       {"type": "unmortgage", "deed": "parkstrasse"}),
+        "trade": (dealt, {"type": "trade", "from": carla, "to": dieter, "deeds": ["seestrasse"],
+                          "cash": 150}),
+        "jail": (dealt, {"type": "jail", "player": carla}),
+        "release": (jailed, {"type": "release", "player": carla, "fine": True}),
+        "auction": (dealt, {"type": "auction", "deed": "opernplatz", "winner": dieter,
+                            "price": 120}),
+        "void": ([*dealt, {"type": "cash", "player": anna, "amount": 1400}],
+                 {"type": "void", "event": len(dealt), "reason": "wrong amount"}),
+        "pause": (dealt, {"type": "pause"}),
+        "resume": ([*dealt, {"type": "pause"}], {"type": "resume"}),
+        "bankrupt": (dealt, {"type": "bankrupt", "player": frank, "creditor": "bank"}),
+        "bankrupt, the game ends": (
+            [*dealt, {"type": "bankrupt", "player": frank, "creditor": "bank"}],
+            {"type": "bankrupt", "player": eva, "creditor": anna}),
+    }[kind]
+
+
+ACTIONS = ["first post (start)", "deal", "buy", "rent", "tax", "cash", "build", "sell_building",
+           "mortgage", "unmortgage", "trade", "jail", "release", "auction", "void", "pause",
+           "resume", "bankrupt", "bankrupt, the game ends"]
+
+
+@pytest.mark.parametrize("kind", ACTIONS)
+def test_every_banker_action_answers_with_its_fragment_in_at_most_ten_queries(
+    linked, kind, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """Issue 29 (the hall on two cores: its first posts took 14 queries). Each kind of action,
+    from the banker link's session, the fragment for the player the action is about, with the
+    engine one event behind and the timers planned on a broker, as in the hall."""
+    client, table = linked
+    history, event = _action(kind, table)
+    game = services.ensure_game(table=table)  # as the seating makes it: untouched
+    for earlier in history:
+        services.post_event(game_id=game.pk, event=earlier, author=None)
+    game.refresh_from_db()
+    if history:  # another web process took the last event: this one's engine lacks it
+        behind = engine_cache.new_engine(game)
+        behind.extend(list(game.events.order_by("seq").values_list("data", flat=True))[:-1])
+        engine_cache.clear()
+        with engine_cache._lock:
+            engine_cache._games[game.pk] = (engine_cache._identity(game), behind)
+    settings.CELERY_TASK_ALWAYS_EAGER = False  # the hall's Redis: timers are queued
+    planned = []
+    monkeypatch.setattr(timers, "enqueue", lambda task, *args, eta: planned.append(eta))
+    player = event.get("player") or event.get("from") or keys(table)[0]
+    with CaptureQueriesContext(connection) as ctx, django_capture_on_commit_callbacks(
+        execute=True
+    ):
+        response = post(client, table, event, expected=len(history), key="action",
+                        query=f"?fragment=main&player={player}")
+    assert response.status_code == 201, response.content
+    queries = counted(ctx.captured_queries)
+    assert len(queries) <= QUERIES_PER_ACTION_AT_MOST, explain(queries)
+    answer = response.json()
+    assert f'data-seq="{len(history) + 1}"' in answer["main"]
+    game.refresh_from_db()
+    if kind in ("first post (start)", "resume"):  # the clock runs: its deadlines are planned
+        assert planned == [game.auction_stop_due, game.time_up_due] != [None, None]
+    if kind == "bankrupt, the game ends":
+        assert game.status == Game.Status.FINISHED and 'data-mode="count"' in answer["main"]
