@@ -78,6 +78,9 @@ RESULT_STEPS = [
 MIDDLEWARE = [
     "config.compression.NotModifiedMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # A console's follow poll naming its table's current ETag: 304 before the session, the
+    # user and any query (issue 29: up to 167 a second in a full hall).
+    "referee.follow.FollowMiddleware",
     "config.compression.CompressionMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

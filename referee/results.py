@@ -13,7 +13,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from referee import changes, engine_cache, errors, rules
+from referee import changes, engine_cache, errors, follow, rules
 from referee.models import Game, GameResult, Placement
 from tournament import access, audit
 from tournament.models import Round, Table
@@ -23,6 +23,7 @@ def result_changed(game: Game, *, kind: changes.Kind) -> None:
     """After commit: the steps that follow a changed result (``settings.RESULT_STEPS``: the
     game's new version, the public tables, the standings, the laptop's copy), in order. Also
     for rulings outside this module (amended, reopened, entered from paper)."""
+    follow.changed([game.table_id])  # no follow poll answered from before (referee.follow)
     changes.announce(changes.change_of(game, kind=kind))
 
 

@@ -18,6 +18,7 @@ from django.utils import timezone
 from referee import (
     engine_cache,
     errors,
+    follow,
     rules,
     signals,
 )
@@ -454,6 +455,7 @@ def _after_change(game: Game, *, replan: bool = False, slug: str | None = None) 
     if slug is None:
         known = tournament_of(game)
         slug = known[1] if known else None
+    follow.changed([game.table_id])  # no follow poll answered from before (referee.follow)
 
     def notify() -> None:
         signals.game_changed.send(sender=Game, game_id=game_id, replan=replan,
