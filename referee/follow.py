@@ -11,10 +11,11 @@ the user are looked at, from one read of the shared cache and no query at all.
 **What is kept.** Per table two cache entries (Redis in production, the processes' shared
 file cache on the embedded default and the laptop):
 
-- the table's *token*, a random value replaced after every committed change that can alter
-  the table's state ETag or who may read it (``changed``): an event posted or voided (also
-  the deadlines a read enforces), a ruling or extra time, a result counted, confirmed,
-  reopened or amended, a name changed or erased, the round or the tournament saved (seated,
+- the table's *token*, a random value replaced by every change that can alter the table's
+  state ETag or who may read it, when it is made and again once it is committed
+  (``changed``): an event posted or voided (also the deadlines a read enforces), a ruling or
+  extra time, a result counted, confirmed, reopened or amended, an untouched game following
+  a new seating, a name changed or erased, the round or the tournament saved (seated,
   started, closed, results released: the public's ``held`` flag and whether the table is
   public at all), the table or its seats saved;
 - the *entry*, written by the full view whenever it answers: the token it read before it read
@@ -31,7 +32,9 @@ which enforces deadlines, authorizes and answers as before.
 A change that commits after that read replaces the token after its commit, so after the
 view's token read: the entry the view writes then names a token that is no longer current,
 and the gate ignores it. A change committed before the read is in what the view read, so in
-its ETag. The token is replaced, never counted: an evicted token comes back as a new random
+its ETag — which is why, after the commit, the token is replaced *last*, after the game's
+version (part of the ETag) moved: ``changed`` is called after the version's own after-commit
+work is registered (callbacks run in that order). The token is replaced, never counted: an evicted token comes back as a new random
 value that no older entry names. An entry lives ``ENTRY_TIMEOUT`` seconds at most, so even a
 token write lost while Redis was unreachable (the cache then drops writes,
 ``config.cache``) costs at most that long.

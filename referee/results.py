@@ -23,8 +23,9 @@ def result_changed(game: Game, *, kind: changes.Kind) -> None:
     """After commit: the steps that follow a changed result (``settings.RESULT_STEPS``: the
     game's new version, the public tables, the standings, the laptop's copy), in order. Also
     for rulings outside this module (amended, reopened, entered from paper)."""
-    follow.changed([game.table_id])  # no follow poll answered from before (referee.follow)
     changes.announce(changes.change_of(game, kind=kind))
+    # After the steps (the new version first): no follow poll answered from before.
+    follow.changed([game.table_id])
 
 
 def round_gate(game: Game, result: GameResult | None, *, by: User | None) -> str:

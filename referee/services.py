@@ -459,13 +459,14 @@ def _after_change(game: Game, *, replan: bool = False, slug: str | None = None) 
     if slug is None:
         known = tournament_of(game)
         slug = known[1] if known else None
-    follow.changed([game.table_id])  # no follow poll answered from before (referee.follow)
 
     def notify() -> None:
         signals.game_changed.send(sender=Game, game_id=game_id, replan=replan,
                                   tournament_slug=slug)
 
     transaction.on_commit(notify)
+    # After the new version (``notify``): no follow poll answered from before (referee.follow).
+    follow.changed([game.table_id])
 
 
 def tournament_of(game: Game) -> tuple[int, str] | None:

@@ -19,7 +19,7 @@ from gameplay import T0, make_round, play
 from queries import counted, explain
 
 from desk.rounds import close_round
-from referee import follow, results, rulings, services
+from referee import follow, results, rulings, services, timers
 from referee.models import Game
 from tournament import privacy
 from tournament.models import Round, Seat, Tournament
@@ -243,6 +243,27 @@ def test_a_poll_that_read_the_table_before_a_commit_keeps_nothing_that_answers_a
             slow_poll = follow.Follow(table.pk)  # read the token inside the change's window
         slow_poll.keep(etag=before["ETag"], public=True, due=())  # ...and the old state
         moved_on(client, table, before)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_poll_between_the_commit_and_the_new_version_keeps_nothing_stale(linked, monkeypatch):
+    """Extra time changes no event count: the ETag moves with the game's version, bumped
+    after the commit. A console polling in between reads the new rows under the old version
+    (the old ETag): that answer must not be kept under the token that follows the change."""
+    client, table, game = linked
+    bump = timers.bump_version
+
+    def polled_first(game_id):  # a console's poll arrives just before the version moves
+        assert poll(client, table, etag=before["ETag"])[0].status_code == 304
+        bump(game_id)
+
+    with time_machine.travel(at(30), tick=False):
+        before = followed(client, table)
+        monkeypatch.setattr(timers, "bump_version", polled_first)
+        rulings.extra_time(game_id=game.pk, minutes=5, reason="Brett neu aufgebaut", by=None)
+        monkeypatch.undo()
+        state = moved_on(client, table, before)
+    assert state["clock"]["extra_minutes"] == 5
 
 
 @pytest.mark.parametrize("place", ["seated round", "draft tournament"])
