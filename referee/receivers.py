@@ -24,9 +24,12 @@ def on_game_changed(sender, *, game_id: int, replan: bool = False, **kwargs) -> 
 
 def new_version(change: ResultChange) -> None:
     """Step after a changed result (``settings.RESULT_STEPS``), the first: the state's ETag
-    changes before anything is built from it. (The follow poll's token:
-    ``results.result_changed``, ``referee.follow``.)"""
+    changes before anything is built from it; then the follow poll's token, so that no poll
+    is answered from before the change while the later steps (the standings) run
+    (``referee.follow``; ``results.result_changed`` replaces it again after them)."""
     timers.bump_version(change.game_id)
+    if change.table_id is not None:
+        follow.replace_tokens([change.table_id])
 
 
 def on_player_saved(sender, *, instance: Player, **kwargs) -> None:

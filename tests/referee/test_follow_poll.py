@@ -21,6 +21,7 @@ from queries import counted, explain
 from desk.rounds import close_round
 from referee import follow, results, rulings, services, timers
 from referee.models import Game
+from scoring.standings import trigger
 from tournament import privacy
 from tournament.models import Round, Seat, Tournament
 
@@ -264,6 +265,32 @@ def test_a_poll_between_the_commit_and_the_new_version_keeps_nothing_stale(linke
         monkeypatch.undo()
         state = moved_on(client, table, before)
     assert state["clock"]["extra_minutes"] == 5
+
+
+@pytest.mark.django_db(transaction=True)
+def test_no_stale_304_while_the_standings_of_a_new_result_are_recomputed(linked, monkeypatch):
+    """After a result's commit the standings take seconds (1,000 players): the follow poll
+    must show the counted result from the first step on, not after the last."""
+    client, table, game = linked
+    anna, *_ = keys(table)
+    seen = []
+    recompute = trigger.on_result
+
+    def polled_first(change):  # a console polls while the standings are recomputed
+        seen.append(poll(client, table, etag=ended["ETag"])[0].status_code)
+        recompute(change)
+
+    monkeypatch.setattr(trigger, "on_result", polled_first)
+    with time_machine.travel(at(100), tick=False):
+        services.post_event(game_id=game.pk, event={"type": "cash", "player": anna,
+                                                    "amount": 1500}, author=None, now=at(10))
+        services.enforce_deadlines(game_id=game.pk, now=at(100))
+        ended = followed(client, table)
+        with transaction.atomic():
+            results.count_result(game_id=game.pk, author=None)
+            # a poll that read the token and the old rows before the commit
+            follow.Follow(table.pk).keep(etag=ended["ETag"], public=True, due=())
+    assert seen == [200]
 
 
 @pytest.mark.parametrize("place", ["seated round", "draft tournament"])
