@@ -245,7 +245,7 @@ class TableStateView(APIView):
         held = not private and results_held(table.round)
         etag = state_etag(table_id=table.pk, game=game, private=private, held=held)
         if game.pk is not None:  # the next poll naming it is answered before the session
-            followed.keep(etag=etag, public=_public(table),
+            followed.keep(etag=etag, private=private, public=_public(table),
                           due=(game.auction_stop_due, game.time_up_due))
         if etag_matches(request, etag):  # the body is not even built
             return encoded_response(request, Encoded(b"", etag), content_type="application/json")

@@ -68,6 +68,8 @@ from config.compression import etag_matches
 
 ENTRY_TIMEOUT = 120  # seconds: the longest a lost invalidation could be served (see above)
 STATE_VIEW = "table-state"  # referee.api_urls: the console's follow poll
+#: The full view's Vary: DRF's negotiation, its coding, the session (who reads), the language.
+VARY = "Accept, Accept-Encoding, Cookie, Accept-Language"
 
 
 def token_key(table_id: int) -> str:
@@ -122,21 +124,22 @@ class Follow:
         self.token: str | None = token
         self.entry = found.get(entry_key(table_id))
 
-    def keep(self, *, etag: str, public: bool, due: Iterable[dt.datetime | None]) -> None:
-        """Remember ``etag`` as current under the token read before the database; ``public``:
-        whether the public may read the table; ``due``: the game's pending deadlines."""
+    def keep(self, *, etag: str, private: bool, public: bool,
+             due: Iterable[dt.datetime | None]) -> None:
+        """Remember ``etag`` as current under the token read before the database;
+        ``private``: the banker's variant (its 304 says ``private`` as its 200 does);
+        ``public``: whether the public may read the table; ``due``: the pending deadlines."""
         if not self.token:  # the cache is unreachable: nothing to keep
             return
         deadlines = [moment.timestamp() for moment in due if moment is not None]
         entry = {"token": self.token, "public": public,
-                 "due": min(deadlines) if deadlines else None, "etags": [etag]}
+                 "due": min(deadlines) if deadlines else None, "etags": {etag: private}}
         known = self.entry
-        if isinstance(known, dict) and known.get("token") == self.token:
-            if etag in known.get("etags", ()) and known.get("public") == public \
-                    and known.get("due") == entry["due"]:
+        if (isinstance(known, dict) and known.get("token") == self.token
+                and known.get("public") == public and known.get("due") == entry["due"]):
+            if known["etags"].get(etag) == private:
                 return  # already kept: no write
-            if known.get("public") == public and known.get("due") == entry["due"]:
-                entry["etags"] = [*known["etags"], etag][-4:]
+            entry["etags"] = {**known["etags"], **entry["etags"]}
         cache.set(entry_key(self.table_id), entry, timeout=ENTRY_TIMEOUT)
 
 
@@ -174,10 +177,13 @@ def early_answer(request: HttpRequest) -> HttpResponse | None:
     due = entry.get("due")
     if due is not None and time.time() >= due:
         return None
-    for etag in entry.get("etags", ()):
+    for etag, private in entry.get("etags", {}).items():
         if etag_matches(request, etag):
             response = HttpResponseNotModified()
+            # What the 200 would carry (RFC 9110 §15.4.5): its ETag, caching and Vary.
             response["ETag"] = etag
+            response["Cache-Control"] = f"no-cache, {'private' if private else 'public'}"
+            response["Vary"] = VARY
             return response
     return None
 

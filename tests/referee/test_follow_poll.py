@@ -63,7 +63,14 @@ def followed(client, table):
     assert again.status_code == 304
     assert queries == [], explain(queries)
     assert again["ETag"] == first["ETag"]
+    # What the 200 said about caching still holds (RFC 9110: a 304 repeats it).
+    assert directives(again["Cache-Control"]) == directives(first["Cache-Control"])
+    assert directives(again["Vary"]) >= directives(first["Vary"])
     return first
+
+
+def directives(header):
+    return {part.strip().lower() for part in header.split(",")}
 
 
 def moved_on(client, table, before):
@@ -242,7 +249,8 @@ def test_a_poll_that_read_the_table_before_a_commit_keeps_nothing_that_answers_a
         with transaction.atomic():
             services.post_event(game_id=game.pk, event={"type": "pause"}, author=None)
             slow_poll = follow.Follow(table.pk)  # read the token inside the change's window
-        slow_poll.keep(etag=before["ETag"], public=True, due=())  # ...and the old state
+        # ...and keeps the old state's ETag
+        slow_poll.keep(etag=before["ETag"], private=True, public=True, due=())
         moved_on(client, table, before)
 
 
@@ -289,7 +297,7 @@ def test_no_stale_304_while_the_standings_of_a_new_result_are_recomputed(linked,
         with transaction.atomic():
             results.count_result(game_id=game.pk, author=None)
             # a poll that read the token and the old rows before the commit
-            follow.Follow(table.pk).keep(etag=ended["ETag"], public=True, due=())
+            follow.Follow(table.pk).keep(etag=ended["ETag"], private=True, public=True, due=())
     assert seen == [200]
 
 
