@@ -78,7 +78,13 @@ RESULT_STEPS = [
 MIDDLEWARE = [
     "config.compression.NotModifiedMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # A console's follow poll naming its table's current ETag: 304 before the session, the
+    # user and any query (issue 29: up to 167 a second in a full hall).
+    "referee.follow.FollowMiddleware",
     "config.compression.CompressionMiddleware",
+    # The live pages' version poll (200 a second from 300 phones): the same JSON for every
+    # visitor, answered before the session and the language.
+    "public.early.VersionsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",

@@ -217,7 +217,14 @@ JSON_POLL = csp_exempt()
 @JSON_POLL
 def versions(request: HttpRequest, slug: str) -> HttpResponse:
     """The live pages' tiny poll: which fragments changed (standings, each table's card) —
-    with ``?since=<g>`` only the cards that changed since the document the page has."""
+    with ``?since=<g>`` only the cards that changed since the document the page has. Usually
+    answered before the session by ``public.early`` (the same ``versions_answer``)."""
+    return versions_answer(request, slug)
+
+
+def versions_answer(request: HttpRequest, slug: str) -> HttpResponse:
+    """The version poll's answer: nothing in it depends on the visitor (no session, user or
+    language), so ``public.early`` gives it before Django looks at any of them."""
     delta = tables.versions_delta(slug, request.GET.get("since", ""))
     if delta is not None:
         response = HttpResponse(delta, content_type="application/json")

@@ -31,6 +31,7 @@ from config.compression import (
 from referee import (
     engine_cache,
     errors,
+    follow,
     selectors,
     services,
     timers,
@@ -68,9 +69,15 @@ def _table(table_id: int) -> Table:
     )
 
 
+def _public(table: Table) -> bool:
+    """The public reads tables of public tournaments whose round has started (a seated round
+    is the organizers' until it starts)."""
+    return (table.round.tournament.status != Tournament.Status.DRAFT
+            and round_is_public(table.round))
+
+
 def _readable(request: Request, table: Table) -> bool:
-    """Bankers and organizers read everything; the public reads tables of public tournaments
-    whose round has started (a seated round is the organizers' until it starts)."""
+    """Bankers and organizers read everything; the public what ``_public`` allows."""
     if can_run_table(request._request, table):
         return True
     if table.round.tournament.status == Tournament.Status.DRAFT:
@@ -226,6 +233,8 @@ class TableStateView(APIView):
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="A table's game state")
     def get(self, request: Request, table_id: int) -> HttpResponse:
+        # Before the database: what the answer's ETag is kept under (``referee.follow``).
+        followed = follow.Follow(table_id)
         table = _table(table_id)
         private = _readable(request, table)
         game = selectors.table_game(table, with_result=True)
@@ -239,6 +248,9 @@ class TableStateView(APIView):
         # Closing the round changes what the public sees.
         held = not private and results_held(table.round)
         etag = state_etag(table_id=table.pk, game=game, private=private, held=held)
+        if game.pk is not None:  # the next poll naming it is answered before the session
+            followed.keep(etag=etag, private=private, public=_public(table),
+                          due=(game.auction_stop_due, game.time_up_due))
         if etag_matches(request, etag):  # the body is not even built
             return encoded_response(request, Encoded(b"", etag), content_type="application/json")
         encoded = _cached(

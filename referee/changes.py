@@ -49,6 +49,8 @@ class ResultChange:
     #: The tournament's row as read with the change (its scoring settings): the standings
     #: recompute reads it not again.
     tournament: Tournament = field(repr=False, compare=False)
+    #: The game's table (its console's follow poll, ``referee.follow``), when known.
+    table_id: int | None = field(default=None, compare=False)
 
     @property
     def confirmed(self) -> bool:
@@ -66,7 +68,7 @@ def change_of(game: Game, *, kind: Kind) -> ResultChange:
     tournament = table.round.tournament
     return ResultChange(game_id=game.pk, kind=kind, tournament_id=tournament.pk,
                         tournament_slug=tournament.slug, round_id=table.round_id,
-                        tournament=tournament)
+                        tournament=tournament, table_id=game.table_id)
 
 
 def announce(change: ResultChange) -> None:

@@ -13,7 +13,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from referee import changes, engine_cache, errors, rules
+from referee import changes, engine_cache, errors, follow, rules
 from referee.models import Game, GameResult, Placement
 from tournament import access, audit
 from tournament.models import Round, Table
@@ -24,6 +24,8 @@ def result_changed(game: Game, *, kind: changes.Kind) -> None:
     game's new version, the public tables, the standings, the laptop's copy), in order. Also
     for rulings outside this module (amended, reopened, entered from paper)."""
     changes.announce(changes.change_of(game, kind=kind))
+    # After the steps (the new version first): no follow poll answered from before.
+    follow.changed([game.table_id])
 
 
 def round_gate(game: Game, result: GameResult | None, *, by: User | None) -> str:

@@ -18,6 +18,7 @@ from django.utils import timezone
 from referee import (
     engine_cache,
     errors,
+    follow,
     rules,
     signals,
 )
@@ -120,6 +121,10 @@ def ensure_game(*, table: Table) -> Game:
             existing.summary = changed["summary"] = summarize(engine_cache.new_engine(existing))
             Game.objects.filter(pk=existing.pk, event_count=0).update(**changed)
             engine_cache.forget(existing.pk)
+            # A new state without an event: its ETag, the public tables and the follow poll
+            # follow the new seating (the state API answered the old players with a 304).
+            read = Table.round.is_cached(table) and Round.tournament.is_cached(table.round)
+            _after_change(existing, slug=table.round.tournament.slug if read else None)
         return existing
     game = game_from_seating(table=table)
     # Refuses an unknown ruleset/board before saving; the overview pages read the summary.
@@ -467,6 +472,8 @@ def _after_change(game: Game, *, replan: bool = False, slug: str | None = None) 
                                   tournament_slug=slug, due=due)
 
     transaction.on_commit(notify)
+    # After the new version (``notify``): no follow poll answered from before (referee.follow).
+    follow.changed([game.table_id])
 
 
 def tournament_of(game: Game) -> tuple[int, str] | None:

@@ -1,0 +1,108 @@
+"""Issue 29, a full hall on two cores: the hall's two polls are answered before Django looks
+at the session, the user or the language — the spectators' version document every 1.5 s
+(``public.early``) and the consoles' state every second (``referee.follow``) — and ask the
+database nothing; an address they would refuse still goes the whole way.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from unittest import mock
+
+import pytest
+from django.contrib.sessions.middleware import SessionMiddleware
+from django.db import connection
+from django.middleware.locale import LocaleMiddleware
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from factories import PlayerFactory
+from gameplay import T0, make_round
+from queries import counted, explain
+
+from referee import services
+
+pytestmark = pytest.mark.django_db
+
+PHONE = {"HTTP_ACCEPT_ENCODING": "gzip, deflate, br", "HTTP_ACCEPT_LANGUAGE": "de"}
+
+
+@pytest.fixture
+def hall(tournament):
+    """Two tables playing."""
+    players = [PlayerFactory(tournament=tournament, name=f"Spieler {i}") for i in range(12)]
+    _, tables = make_round(tournament, 1, [players[:6], players[6:]])
+    for table in tables:
+        game = services.ensure_game(table=table)
+        services.post_event(game_id=game.pk, event={"type": "start"}, author=None, now=T0)
+    return tables
+
+
+class Reached(AssertionError):
+    """A poll went past the early answer into the session or the language."""
+
+
+def untouched():
+    """The session and the language middleware refuse to run: only an early answer passes."""
+    return mock.patch.multiple(
+        SessionMiddleware, process_request=mock.Mock(side_effect=Reached("session")))
+
+
+def no_language():
+    return mock.patch.object(LocaleMiddleware, "process_request",
+                             mock.Mock(side_effect=Reached("language")))
+
+
+def get(client, path, **headers):
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(path, **headers)
+    return response, counted(ctx.captured_queries)
+
+
+def test_the_version_poll_is_answered_before_the_session_and_asks_nothing(hall):
+    spectator = Client()
+    whole = spectator.get("/t/ka/live/v", **PHONE)  # the first poll may build the document
+    assert whole.status_code == 200
+    document = json.loads(whole.content)
+    with untouched(), no_language():
+        again, queries = get(spectator, "/t/ka/live/v", HTTP_IF_NONE_MATCH=whole["ETag"], **PHONE)
+        assert again.status_code == 304 and queries == [], explain(queries)
+        assert again["ETag"] == whole["ETag"] and again["X-Server-Time"]
+        delta, queries = get(spectator, f"/t/ka/live/v?since={document['g']}", **PHONE)
+        assert delta.status_code == 200 and queries == [], explain(queries)
+        assert json.loads(delta.content) == {"g": document["g"], "s": document["s"],
+                                             "r": document["r"], "d": {}}
+        assert delta["Cache-Control"] == "no-cache"
+
+
+def test_the_version_poll_early_is_the_view_s_answer(hall, django_capture_on_commit_callbacks):
+    """A post moves a card: the early delta names it, as the view did."""
+    spectator = Client()
+    document = json.loads(spectator.get("/t/ka/live/v").content)
+    game = services.ensure_game(table=hall[1])
+    with django_capture_on_commit_callbacks(execute=True):
+        services.post_event(game_id=game.pk, event={"type": "pause"}, author=None,
+                            now=T0 + dt.timedelta(minutes=5))
+    with untouched(), no_language():
+        delta = json.loads(spectator.get(f"/t/ka/live/v?since={document['g']}").content)
+    assert list(delta["d"]) == ["2"]
+    assert delta["g"] != document["g"]
+
+
+def test_an_unknown_tournament_s_version_poll_goes_the_whole_way(hall):
+    with untouched(), pytest.raises(Reached):
+        Client().get("/t/nope/live/v")
+    assert Client().get("/t/nope/live/v").status_code == 404
+
+
+def test_the_follow_poll_is_answered_before_the_session(hall):
+    table = hall[0]
+    reader = Client()
+    first = reader.get(f"/api/v1/tables/{table.pk}/state", **PHONE)
+    assert first.status_code == 200  # the full view keeps its ETag
+    with untouched(), no_language():
+        again, queries = get(reader, f"/api/v1/tables/{table.pk}/state",
+                             HTTP_IF_NONE_MATCH=first["ETag"], **PHONE)
+    assert again.status_code == 304 and queries == [], explain(queries)
+    with untouched(), pytest.raises(Reached):  # no ETag: the full view
+        reader.get(f"/api/v1/tables/{table.pk}/state")
