@@ -24,14 +24,19 @@ def machine_services() -> None:
         missing("the rehearsal needs PostgreSQL on 127.0.0.1:5432")
 
 
-def run_rehearsal(*args: str, db: str, timeout: int = 400) -> str:
+def rehearse(*args: str, db: str, timeout: int = 400) -> tuple[int, str]:
+    """The rehearsal's exit status and its output (stdout, then stderr)."""
     machine_services()
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     proc = subprocess.run(
         [sys.executable, "-m", "rehearsal.run", "--db", db, *args],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout, check=False,
     )
-    out = proc.stdout + proc.stderr
-    if proc.returncode != 0:
-        pytest.fail(f"rehearsal failed (exit {proc.returncode}):\n{out[-6000:]}", pytrace=False)
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def run_rehearsal(*args: str, db: str, timeout: int = 400) -> str:
+    code, out = rehearse(*args, db=db, timeout=timeout)
+    if code != 0:
+        pytest.fail(f"rehearsal failed (exit {code}):\n{out[-6000:]}", pytrace=False)
     return out
