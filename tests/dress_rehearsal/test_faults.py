@@ -1,9 +1,9 @@
 """Every fault on one rehearsal stack (fresh database, private Redis, gunicorn, Celery worker
 and beat), one fault after another (``--one-after-another``: each fault's window closes before
 the next fault begins, checked by the rehearsal), two tables, every game ending by
-bankruptcies just after the auction stop. The stack is started once for the module (it
-takes as long as one fault did on a stack of its own: the auction stop is a minute away);
-each test reads its own fault's lines:
+bankruptcies just after the auction stop. One stack for all five (it takes as long as one
+fault did on a stack of its own: the auction stop is a minute away); each fault's own lines of
+the report are checked:
 
 - ``worker``: the Celery worker is killed (SIGKILL) across the auction stop (an auction stop
   falls due while it is down) and restarted: every deadline is recorded no later than one
@@ -53,26 +53,25 @@ SURVIVED = {
 
 # the rehearsal runs in a subprocess for up to 400 s (see _run.py); the default timeout is 300 s.
 # One whole stack at a time: under pytest-xdist the rehearsals share one worker (`make test`
-# runs with --dist loadgroup), so two stacks never fight over the machine's cores; the
-# module's tests share the worker that started the stack.
+# runs with --dist loadgroup), so two stacks never fight over the machine's cores.
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.celery_worker,
               pytest.mark.timeout(600), pytest.mark.xdist_group("rehearsal"), pytest.mark.slow]
 
 
-@pytest.fixture(scope="module")
-def rehearsal() -> tuple[int, str]:
-    return rehearse("--short", "--tables-per-round", "2", "--all-bankrupt",
-                    "--faults", ",".join(FAULTS), "--one-after-another", "--spectators", "4",
-                    db="mcs_rehearsal_faults")
-
-
-@pytest.mark.parametrize("fault", FAULTS)
-def test_the_rehearsal_survives(fault, rehearsal):
-    code, out = rehearsal
-    for line in SURVIVED[fault]:
-        assert line in out, f"{line!r} not in the rehearsal's report:\n{out[-6000:]}"
+def test_the_rehearsal_survives_every_fault_one_after_another():
+    """One test, not one per fault sharing a module-scoped fixture: in a whole `make test` run
+    (2026-11-27) that fixture was set up twice (a second stack, 106 s; the cause was not
+    found); a single test starts exactly one stack. Each fault is still checked on its own,
+    and the message names every fault whose lines are missing."""
+    code, out = rehearse("--short", "--tables-per-round", "2", "--all-bankrupt",
+                         "--faults", ",".join(FAULTS), "--one-after-another", "--spectators", "4",
+                         db="mcs_rehearsal_faults")
+    missing = {fault: [line for line in lines if line not in out]
+               for fault, lines in SURVIVED.items()}
+    # Every table's confirmed result became public (the rehearsal fails otherwise).
+    if not re.search(r"leaderboard freshness p50 / p95 / max \| \d", out):
+        missing["redis"].append("leaderboard freshness figures")
+    failed = {fault: lines for fault, lines in missing.items() if lines}
+    assert not failed, f"not survived: {failed}\n{out[-6000:]}"
     assert code == 0 and "REHEARSAL PASSED" in out, out[-6000:]
     assert "NOT survived" not in out
-    if fault == "redis":
-        # Every table's confirmed result became public (the rehearsal fails otherwise).
-        assert re.search(r"leaderboard freshness p50 / p95 / max \| \d", out), out[-2000:]

@@ -11,6 +11,7 @@ import pytest
 from factories import seated_table
 
 from referee import services as referee
+from rehearsal import run
 from rehearsal.run import SLUG, Rehearsal, Report
 
 
@@ -45,7 +46,10 @@ def test_the_redis_window_where_nothing_may_fail_must_end_before_the_database_fa
 
 
 @pytest.mark.django_db
-def test_the_worker_must_be_down_while_an_auction_stop_falls_due():
+def test_the_worker_must_be_down_while_an_auction_stop_falls_due(monkeypatch):
+    # The rehearsal starts a fresh connection after its faults; here it would close the test's
+    # own (PostgreSQL) connection inside the test's transaction.
+    monkeypatch.setattr(run, "fresh_connection", lambda: None)
     table = seated_table(tournament_kwargs={"slug": SLUG, "auction_stop_minutes": 1})
     game = referee.ensure_game(table=table)
     start = dt.datetime.now(dt.UTC) - dt.timedelta(minutes=5)
