@@ -228,30 +228,72 @@ class Rehearsal:
             self.hostile = hostile.Findings()
             self.hostile.add("hostile input: the probes ran", False, repr(error))
 
+    #: When each server fault is due, seconds after the round started (the worker's 8 s
+    #: before the auction stop: it is down across it).
+    FAULT_AT = {"redis": 30.0, "database": 40.0, "worker": -8.0}
+
     def inject(self, faults: list[str], t0: float) -> None:
+        """The server faults of ``faults`` at their moments. ``--one-after-another``: in the
+        order of those moments, each only once the previous fault's window has closed, so that
+        every window holds one fault alone (``check_windows_apart`` checks it)."""
         stop_at = self.args.auction_stop * 60
+        due = {fault: (at if at >= 0 else stop_at + at) for fault, at in self.FAULT_AT.items()}
+        apart = self.args.one_after_another
+        if apart:
+            faults = sorted((f for f in faults if f in due), key=due.__getitem__)
+        free_from = t0  # monotonic: the previous fault's window has closed
         for fault in faults:
+            if fault not in due:
+                continue
+            self._sleep_until(max(t0 + due[fault], free_from) if apart else t0 + due[fault])
             if fault == "worker":
-                self._sleep_until(t0 + stop_at - 8)
                 began = time.time()
                 self.stack.kill_worker()
                 time.sleep(10)  # across the auction stop
                 self.stack.start_worker()
                 self.report.windows.append((began, time.time() + 5))
                 self.worker_window = (began, time.time())
+                tail = 5.0
             elif fault == "redis":
-                self._sleep_until(t0 + 30)
                 began = time.time()
                 down = self.stack.restart_redis(down_seconds=2.0)
                 self.report.windows.append((began, time.time() + 8))
                 self.redis_window = (began, down)
+                tail = 8.0
             elif fault == "database":
-                self._sleep_until(t0 + 40)
                 began = time.time()
                 killed = self.stack.terminate_db_connections()
                 self.report.windows.append((began, time.time() + 5))
                 self.db_window = (began, time.time() + 5)
                 self.db_killed = killed
+                tail = 5.0
+            free_from = time.monotonic() + tail + 0.5
+
+    def check_windows_apart(self) -> None:
+        """``--one-after-another``: no two fault windows overlap, the worker is down across the
+        auction stop, and the Redis window (began … began + down + 8 s, where no request may
+        fail) ends before the database's begins."""
+        windows = sorted(self.report.windows)
+        overlapping = [(a, b) for a, b in zip(windows, windows[1:], strict=False)
+                       if b[0] <= a[1]]
+        ok = not overlapping
+        detail = f"({len(windows)} windows"
+        if hasattr(self, "redis_window") and hasattr(self, "db_window"):
+            began, down = self.redis_window
+            ok = ok and began + down + 8 < self.db_window[0]
+        if hasattr(self, "worker_window"):
+            from referee.models import GameEvent
+
+            fresh_connection()
+            down, up = self.worker_window
+            dues = [dt.datetime.fromisoformat(data["at"]).timestamp() for data in
+                    GameEvent.objects.filter(game__table__round__tournament__slug=SLUG,
+                                             type="auction_stop").values_list("data", flat=True)]
+            across = sum(1 for due in dues if down < due < up)
+            ok = ok and across > 0
+            detail += f"; auction stops due while the worker was down: {across} of {len(dues)}"
+        self.report.check("faults one after another: no two fault windows overlap", ok,
+                          detail + f"; overlapping: {overlapping or 'none'})")
 
     @staticmethod
     def _sleep_until(moment: float) -> None:
@@ -450,6 +492,8 @@ class Rehearsal:
             self.watcher.join()
             self.record_faults()
             print("checks:", flush=True)
+            if args.one_after_another:
+                self.check_windows_apart()
             self.verify(started)
         except Exception as error:  # noqa: BLE001
             import traceback
@@ -548,6 +592,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
                         help="CI: one round, 36 players (6 tables), all faults in that round")
     parser.add_argument("--faults", default="", help="comma list to inject in round 1 only: "
                         "worker,redis,database,offline,rival")
+    parser.add_argument("--one-after-another", action="store_true",
+                        help="the server faults of --faults one at a time, each window closed "
+                        "before the next fault (test_faults.py: one stack for every fault)")
     parser.add_argument("--no-faults", action="store_true")
     parser.add_argument("--all-bankrupt", action="store_true",
                         help="every game ends by bankruptcies just after the auction stop "

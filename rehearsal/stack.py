@@ -3,6 +3,8 @@ a Celery worker and beat. Every process is a child of ours; ``stop()`` ends exac
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import os
 import signal
 import socket
@@ -11,6 +13,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from importlib import metadata
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,6 +38,23 @@ def psql(*commands: str, db: str = "postgres") -> str:
     for command in commands:
         args += ["-c", command]
     return subprocess.run(args, check=True, capture_output=True, text=True).stdout
+
+
+def migrated_template() -> str:
+    """The name of a database migrated by exactly this tree's migrations and these installed
+    packages (theirs: Django's, auditlog's ...): a hash of every migration file of ours and of
+    every installed distribution's name and version."""
+    digest = hashlib.sha256()
+    for path in sorted(ROOT.glob("*/migrations/*.py")):
+        digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
+    for name, version in sorted((d.metadata["Name"] or "", d.version)
+                                for d in metadata.distributions()):
+        digest.update(f"{name}=={version}\n".encode())
+    return f"mcs_rehearsal_template_{digest.hexdigest()[:16]}"
+
+
+def database_exists(name: str) -> bool:
+    return psql(f"SELECT 1 FROM pg_database WHERE datname = '{name}'").strip() == "1"
 
 
 class Stack:
@@ -82,13 +102,28 @@ class Stack:
 
     # ------------------------------------------------------------------ services
     def fresh_database(self) -> None:
+        """Dropped and created anew, then migrated. The first run of a tree migrates and keeps
+        a copy as a template (``migrated_template``); later runs copy it (a fraction of a second
+        instead of ~10 s of ``migrate``) and still run ``migrate``, which finds nothing to do."""
         psql(
             f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{self.db}'",
             f"DROP DATABASE IF EXISTS {self.db}",
-            f"CREATE DATABASE {self.db}",
         )
+        template = migrated_template()
+        copied = False
+        if database_exists(template):
+            try:
+                psql(f"CREATE DATABASE {self.db} TEMPLATE {template}")
+                copied = True
+            except subprocess.CalledProcessError:  # being copied or dropped by another run
+                pass
+        if not copied:
+            psql(f"CREATE DATABASE {self.db}")
         subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT,
                        env=self.env, check=True)
+        if not copied:  # no connection to the new database is left: it can be the template
+            with contextlib.suppress(subprocess.CalledProcessError):  # another run made it first
+                psql(f"CREATE DATABASE {template} TEMPLATE {self.db}")
 
     def start_redis(self) -> None:
         # The same command as .ci/run, on a private port (the shared Redis is left alone).

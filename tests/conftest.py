@@ -63,6 +63,55 @@ def _fast_password_hasher():
         yield
 
 
+#: The settings WhiteNoise's table of static files follows from (whitenoise/middleware.py).
+WHITENOISE_SETTINGS = ("WHITENOISE_", "STATIC", "STORAGES", "DEBUG", "FORCE_SCRIPT_NAME")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _static_files_read_once_per_content():
+    """Every ``django.test.Client`` loads the middleware anew, and WhiteNoise's reads every file
+    of STATIC_ROOT into a table of responses (~230 files once ``collectstatic`` has run: ~50 ms
+    a client, 60 % of the role × route test's time). The table follows from the settings above
+    and the files alone, so it is built once per (files with their size and mtime, WhiteNoise's
+    options) and copied into each new middleware; a change of one of those settings
+    (override_settings, the ``settings`` fixture) forgets every table, and a file added,
+    removed or rewritten makes a new key. The responses themselves are built per request, as
+    before."""
+    from django.core.signals import setting_changed
+    from whitenoise.base import WhiteNoise, scantree
+
+    original = WhiteNoise.update_files_dictionary
+    tables: dict = {}
+
+    def options(self) -> tuple:
+        return (type(self), self.max_age, self.allow_all_origins, self.charset, self.index_file,
+                getattr(self, "static_prefix", None), self.add_headers_function)
+
+    def update_files_dictionary(self, root, prefix):
+        files = tuple(sorted((path, stat.st_mtime_ns, stat.st_size)
+                             for path, stat in scantree(root)))
+        key = (root, prefix, files, options(self))
+        table = tables.get(key)
+        if table is None:
+            kept, self.files = self.files, {}
+            try:
+                original(self, root, prefix)
+                table = tables[key] = self.files
+            finally:
+                self.files = kept
+        self.files.update(table)
+
+    def forget(*, setting: str, **kwargs) -> None:
+        if setting.startswith(WHITENOISE_SETTINGS):
+            tables.clear()
+
+    setting_changed.connect(forget, weak=False)
+    WhiteNoise.update_files_dictionary = update_files_dictionary
+    yield
+    WhiteNoise.update_files_dictionary = original
+    setting_changed.disconnect(forget)
+
+
 @pytest.fixture(scope="session")
 def live_server(live_server):
     """pytest-django's live server; on SQLite it answers one request at a time (see
