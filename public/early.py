@@ -15,24 +15,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.core.exceptions import DisallowedHost
 from django.http import Http404, HttpRequest, HttpResponse
-from django.urls import Resolver404, resolve
 
+from config.early import early_get
 from config.errors import DomainError
 
 VERSIONS_VIEW = "public:versions"
 
 
 def early_answer(request: HttpRequest) -> HttpResponse | None:
-    if request.method != "GET" or not request.path_info.endswith("/live/v"):
-        return None
-    try:
-        request.get_host()  # ALLOWED_HOSTS, as for every other answer
-        match = resolve(request.path_info)
-    except (DisallowedHost, Resolver404):
-        return None
-    if match.view_name != VERSIONS_VIEW:
+    match = early_get(request, ends_with="/live/v", view_name=VERSIONS_VIEW)
+    if match is None:
         return None
     from public.views import versions_answer  # the views import the whole public site
 

@@ -59,12 +59,11 @@ import time
 from collections.abc import Callable, Iterable
 
 from django.core.cache import cache
-from django.core.exceptions import DisallowedHost
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
-from django.urls import Resolver404, resolve
 
 from config.compression import etag_matches
+from config.early import early_get
 
 ENTRY_TIMEOUT = 120  # seconds: the longest a lost invalidation could be served (see above)
 STATE_VIEW = "table-state"  # referee.api_urls: the console's follow poll
@@ -148,17 +147,11 @@ class Follow:
 
 def table_of(request: HttpRequest) -> int | None:
     """The table of a follow poll (a GET of the state with ``If-None-Match``), else None."""
-    if request.method != "GET" or not request.path_info.endswith("/state"):
-        return None
     header = request.headers.get("If-None-Match", "")
     if not header or header.strip() == "*":
         return None
-    try:
-        request.get_host()  # ALLOWED_HOSTS, as for every other answer
-        match = resolve(request.path_info)
-    except (DisallowedHost, Resolver404):
-        return None
-    if match.url_name != STATE_VIEW or "table_id" not in match.kwargs:
+    match = early_get(request, ends_with="/state", view_name=STATE_VIEW)
+    if match is None or "table_id" not in match.kwargs:
         return None
     return int(match.kwargs["table_id"])
 

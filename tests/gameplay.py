@@ -132,3 +132,31 @@ def post_after(game, event, minutes):
     """``event`` posted by the server ``minutes`` after T0."""
     referee.post_event(game_id=game.pk, event=event, author=None,
                        now=T0 + dt.timedelta(minutes=minutes))
+
+
+def held_results_round(cash: list[int]):
+    """A running tournament of four that holds its results until the round closes, its one
+    table's game ended, counted and confirmed with ``cash`` by seat; (round, table)."""
+    from factories import PlayerFactory, TournamentFactory
+
+    from tournament.models import Tournament
+
+    tournament = TournamentFactory(slug="held", status=Tournament.Status.RUNNING, table_size=4,
+                                   results_public_immediately=False)
+    players = [PlayerFactory(tournament=tournament, name=f"Spieler {n}",
+                             public_name_consent=True) for n in range(4)]
+    round_, tables = make_round(tournament, 1, [players])
+    play(tables[0], dict(zip(players, cash, strict=True)))
+    return round_, tables[0]
+
+
+def linked_game(client, banker, *, start=T0):
+    """A banker's phone (``client``) that opened the table's private link, the game started
+    at ``start``; (table, game)."""
+    from consoles import open_link
+
+    table = seated_table(banker=banker)
+    open_link(client, table)
+    game = referee.ensure_game(table=table)
+    referee.post_event(game_id=game.pk, event={"type": "start"}, author=None, now=start)
+    return table, game

@@ -10,7 +10,7 @@ import re
 import pytest
 from django.test import Client
 from factories import PlayerFactory, TournamentFactory
-from gameplay import make_round, play
+from gameplay import held_results_round, make_round, play
 
 from desk.rounds import close_round
 from tournament.models import Round, Tournament
@@ -22,13 +22,7 @@ CASH = [4321, 3210, 2109, 1098]
 
 @pytest.fixture
 def held():
-    tournament = TournamentFactory(slug="held", status=Tournament.Status.RUNNING, table_size=4,
-                                   results_public_immediately=False)
-    players = [PlayerFactory(tournament=tournament, name=f"Spieler {n}",
-                             public_name_consent=True) for n in range(4)]
-    round_, tables = make_round(tournament, 1, [players])
-    play(tables[0], dict(zip(players, CASH, strict=True)))  # ended, counted, confirmed
-    return round_, tables[0]
+    return held_results_round(CASH)  # ended, counted, confirmed
 
 
 def _leaks(text: str) -> list[str]:

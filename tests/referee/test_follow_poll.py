@@ -10,12 +10,12 @@ import datetime as dt
 
 import pytest
 import time_machine
-from consoles import keys, open_link
+from consoles import keys
 from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from factories import PlayerFactory, TournamentFactory, seated_table
-from gameplay import T0, make_round, play
+from gameplay import T0, held_results_round, linked_game, make_round
 from queries import counted, explain
 
 from desk.rounds import close_round
@@ -41,10 +41,7 @@ def committed(django_capture_on_commit_callbacks):
 @pytest.fixture
 def linked(client, banker):
     """A banker's phone on the table's private link, the game started at T0."""
-    table = seated_table(banker=banker)
-    open_link(client, table)
-    game = services.ensure_game(table=table)
-    services.post_event(game_id=game.pk, event={"type": "start"}, author=None, now=at(0))
+    table, game = linked_game(client, banker, start=at(0))
     return client, table, game
 
 
@@ -187,13 +184,7 @@ def test_a_counted_and_a_confirmed_result_are_new_states(linked, committed):
 @pytest.fixture
 def held():
     """Results held until the round closes; one table's game confirmed."""
-    tournament = TournamentFactory(slug="held", status=Tournament.Status.RUNNING, table_size=4,
-                                   results_public_immediately=False)
-    players = [PlayerFactory(tournament=tournament, name=f"Spieler {n}",
-                             public_name_consent=True) for n in range(4)]
-    round_, tables = make_round(tournament, 1, [players])
-    play(tables[0], {p: 4000 - 1000 * n for n, p in enumerate(players)})
-    return round_, tables[0]
+    return held_results_round([4000 - 1000 * n for n in range(4)])
 
 
 def test_closing_the_round_releases_the_results_to_a_following_spectator(held, committed):

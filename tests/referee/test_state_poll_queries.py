@@ -14,15 +14,13 @@ import re
 
 import pytest
 import time_machine
-from consoles import open_link
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
-from factories import seated_table
-from gameplay import T0
+from gameplay import T0, linked_game
 from queries import counted, explain
 
-from referee import follow, rulings, services
+from referee import follow, rulings
 from referee.models import Game
 
 pytestmark = pytest.mark.django_db
@@ -46,10 +44,7 @@ def at(minutes: float) -> dt.datetime:
 @pytest.fixture
 def linked(client, banker):
     """A banker's phone that opened the table's private link, the game started at T0."""
-    table = seated_table(banker=banker)
-    open_link(client, table)
-    game = services.ensure_game(table=table)
-    services.post_event(game_id=game.pk, event={"type": "start"}, author=None, now=at(0))
+    table, _game = linked_game(client, banker, start=at(0))
     return client, table
 
 
