@@ -57,3 +57,17 @@ def check(client, table, events, **headers):
         f"/banker/table/{table.pk}/check/", json.dumps({"events": events}),
         content_type="application/json", **headers,
     )
+
+
+def ended_table():
+    """Dealt, then Ben bankrupt to Anna and Carla to the bank: the game is over, not counted;
+    its banker is ``bank-count``."""
+    from factories import UserFactory, seated_table
+
+    table = seated_table(banker=UserFactory(username="bank-count"))
+    game = services.ensure_game(table=table)
+    anna, ben, carla, *_ = keys(table)
+    dealt_game(game, table)
+    play_events(game, {"type": "bankrupt", "player": ben, "creditor": anna},
+                {"type": "bankrupt", "player": carla, "creditor": "bank"})
+    return table

@@ -594,6 +594,50 @@
     if (field) field.focus({ preventScroll: true });
     error.scrollIntoView({ block: "center" });
   }
+  const isMain = (el) => !!el && el.id === "console-main";
+  const verbOf = (detail) => String((detail && detail.requestConfig && detail.requestConfig.verb) || "get").toLowerCase();
+
+  // Typed but not sent: a follow's fragment keeps what the banker typed in the console's
+  // fields and where the cursor was (a form's own answer is the newest and replaces them).
+  const TYPED = ["text", "number", "search", "tel", "email", ""];
+  function fieldKey(el) {
+    const form = el.form;
+    const where = form ? (form.getAttribute("hx-post") || form.dataset.action || form.className) : "";
+    return `${where}|${el.name}|${el.dataset.cashFor || ""}`;
+  }
+  function typedFields() {
+    const main = $("#console-main");
+    if (!main) return null;
+    const typed = $$("input[name], textarea[name]", main).filter((el) => !el.closest("dialog")
+      && (el.tagName === "TEXTAREA" || TYPED.includes(el.getAttribute("type") || ""))
+      && el.value !== el.defaultValue);
+    if (!typed.length) return null;
+    const focused = document.activeElement;
+    return typed.map((el) => ({
+      key: fieldKey(el), value: el.value, focused: el === focused,
+      caret: el === focused && typeof el.selectionStart === "number" ? el.selectionStart : null,
+    }));
+  }
+  function restoreTyped(typed) {
+    const main = $("#console-main");
+    if (!typed || !main) return;
+    const fields = new Map($$("input[name], textarea[name]", main).map((el) => [fieldKey(el), el]));
+    typed.forEach((t) => {
+      const el = fields.get(t.key);
+      if (!el || el.value !== el.defaultValue) return;
+      el.value = t.value;
+      el.dispatchEvent(new Event("input", { bubbles: true }));
+      if (t.focused) {
+        el.focus({ preventScroll: true });
+        if (t.caret !== null) { try { el.setSelectionRange(t.caret, t.caret); } catch (err) { /* number fields */ } }
+      }
+    });
+  }
+  let typedBeforeSwap = null;
+  document.body.addEventListener("htmx:afterSwap", () => {
+    restoreTyped(typedBeforeSwap); // at once: the field never shows empty
+    typedBeforeSwap = null;
+  });
   document.body.addEventListener("htmx:afterSettle", (e) => {
     const config = e.detail && e.detail.requestConfig;
     readMain(!!config && String(config.verb).toLowerCase() === "post");
@@ -606,21 +650,23 @@
   // A kept fragment (the service worker's answer without network) only replaces a kept page
   // that is older still; the fragment on screen is never replaced by an older state.
   document.body.addEventListener("htmx:beforeSwap", (e) => {
+    const target = e.detail.target;
     // 429: the table's code is blocked; the answer says so and offers what is left.
     if (e.detail.xhr.status === 429) { e.detail.shouldSwap = true; e.detail.isError = false; return; }
     // A follow asked before the banker opened a sheet answers after it: the sheets live in
     // the fragment, so swapping now would close the sheet under the banker's finger. The
     // newest fragment is fetched once the sheet closes.
-    const target = e.detail.target;
     if (dialogOpen() && target && target.id === "console-main" && e.detail.shouldSwap) {
       e.detail.shouldSwap = false;
       keptMain = null;
       refreshWhenClosed = true;
       return;
     }
-    if (!fromCache(e.detail.xhr)) return;
-    setOnline(false);
-    if (!stale || !newer(e.detail.serverResponse)) e.detail.shouldSwap = false;
+    if (fromCache(e.detail.xhr)) {
+      setOnline(false);
+      if (!stale || !newer(e.detail.serverResponse)) e.detail.shouldSwap = false;
+    }
+    typedBeforeSwap = isMain(target) && e.detail.shouldSwap && verbOf(e.detail) === "get" ? typedFields() : null;
   });
 
   window.addEventListener("online", () => { setOnline(true); flush(); syncState(); });

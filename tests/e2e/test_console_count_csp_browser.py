@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import pytest
 from browsing import PHONE, db, login_as
-from consoles import dealt_game, keys, play_events
-from factories import UserFactory, appoint, seated_table
+from consoles import ended_table, keys
+from factories import UserFactory, appoint
 
 from referee import engine_cache
-from referee import services as referee
 from referee.models import GameResult
 from tournament.models import StaffRole
 
@@ -30,18 +29,6 @@ document.addEventListener("securitypolicyviolation", (e) => {
 @pytest.fixture(autouse=True)
 def _fresh_engine_cache():
     engine_cache.clear()
-
-
-def ended_table():
-    """Dealt, then Ben bankrupt to Anna and Carla to the bank: the game is over, not counted."""
-    banker = UserFactory(username="bank-count")
-    table = seated_table(banker=banker)
-    game = referee.ensure_game(table=table)
-    anna, ben, carla, *_ = keys(table)
-    dealt_game(game, table)
-    play_events(game, {"type": "bankrupt", "player": ben, "creditor": anna},
-                {"type": "bankrupt", "player": carla, "creditor": "bank"})
-    return table
 
 
 @pytest.mark.parametrize(("lang", "who"), [("de", "banker"), ("en", "head_referee")])

@@ -14,7 +14,7 @@ from urllib.parse import unquote
 
 import pytest
 from browsing import PHONE, db, login_as, watched_page
-from consoles import dealt_game, keys
+from consoles import dealt_game, ended_table, keys
 from django.conf import settings
 from factories import UserFactory, seated_table
 
@@ -275,4 +275,63 @@ def test_a_follow_answered_after_a_sheet_opened_leaves_the_sheet_open(browser, l
     shows(page, 14)
     assert page.locator(
         f'[data-open="sheet-release"][data-player="{players[2]}"]').count() == 1
+    assert errors == []
+
+
+def counted_console(page, table) -> None:
+    """The ended game's console: one cash counted, "Count finished": the code's form."""
+    page.goto(f"/banker/table/{table.pk}/")
+    page.wait_for_selector('#console-main[data-mode="count"]')
+    form = page.locator(".count-form")
+    form.locator(f'input[data-cash-for="{db(keys, table)[0]}"]').fill("1234")
+    form.locator('.answer [data-ok="1"]').wait_for()
+    form.locator(".btn-confirm").click()
+    page.wait_for_function("() => MCS.bankerConsole.queue().length === 0")
+    page.locator('[data-testid="count-finished"]').click()
+    page.wait_for_selector('[data-result="counted"]')
+
+
+def test_a_follow_answered_late_keeps_the_typed_code_and_the_refusal(browser, live_server):
+    """CI met this too: a follow's fragment that arrived while the banker typed the code
+    emptied the field, so Enter sent nothing (the field is required) and the refusal never
+    came. The typed digits and the cursor now stay. And a follow answered after the code's
+    refusal leaves the refusal (htmx drops an answer whose target was replaced meanwhile)."""
+    table = db(ended_table)
+    errors: list[str] = []
+    page = phone(browser, live_server, table.banker, errors)
+    counted_console(page, table)
+    held: list = []
+
+    def fragment(url: str) -> bool:
+        return "/main/" in url
+
+    page.route(fragment, lambda route: held.append(route))
+
+    def follow_asked() -> None:
+        page.evaluate("() => { MCS.bankerConsole.refresh(); }")  # what a follow does on a change
+        page.wait_for_function("() => document.querySelector('.htmx-request') !== null")
+        assert held, "the fragment was not asked for"
+
+    # --- typed while a follow's fragment comes: the typed digits and the cursor stay
+    follow_asked()
+    code = page.locator('input[name="code"]')
+    code.fill("12")
+    page.evaluate("() => { document.getElementById('console-main').dataset.old = '1'; }")
+    with page.expect_response(lambda r: fragment(r.url)):
+        held.pop(0).continue_()
+    page.wait_for_selector("#console-main[data-ready]:not([data-old])", state="attached")
+    assert code.input_value() == "12"
+    assert page.evaluate("document.activeElement && document.activeElement.name") == "code"
+
+    # --- the code refused while an older follow is on its way: the refusal stays (a guard)
+    follow_asked()
+    wrong = "0000" if db(lambda: table.game.confirmation_code) != "0000" else "1111"
+    code.fill(wrong)
+    code.press("Enter")
+    page.wait_for_selector('[data-field-error="code"]')
+    with page.expect_response(lambda r: fragment(r.url)):
+        held.pop(0).continue_()
+    page.unroute(fragment)
+    page.wait_for_timeout(300)  # a swap would have happened by now
+    assert page.locator('[data-field-error="code"]').is_visible()
     assert errors == []
