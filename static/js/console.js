@@ -159,7 +159,10 @@
       return Promise.resolve();
     }
     const url = cfg.urls.main + "?player=" + encodeURIComponent(currentPlayer() || "");
-    return htmx.ajax("GET", url, { target: "#console-main", swap: "outerHTML" });
+    // A refresh that fails (no network, the page left meanwhile) rejects with nothing:
+    // the console shows it is offline instead of an unhandled rejection.
+    return htmx.ajax("GET", url, { target: "#console-main", swap: "outerHTML" })
+      .catch(() => { if (!navigator.onLine) setOnline(false); });
   }
 
   /** The fragment from a post's answer (no request of its own); htmx's afterSettle reads it. */

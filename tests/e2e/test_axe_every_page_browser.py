@@ -135,7 +135,15 @@ class Walk:
         page = self.page
         page.wait_for_load_state()
         page.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-settling')")
-        violations = self.axe.run(page).response["violations"]
+        context = None
+        if page.locator("#swagger-ui").count():
+            # The API docs: Swagger UI (third party) draws itself after the page has loaded —
+            # axe ran before or after it by chance. Wait for it; its own markup (nested
+            # controls, low-contrast code samples) is its makers', left out and named in the
+            # README; the page around it (language, landmark, heading) is ours and checked.
+            page.wait_for_selector("#swagger-ui .opblock")
+            context = {"exclude": [["#swagger-ui"]]}
+        violations = self.axe.run(page, context=context).response["violations"]
         self.checked += 1
         if violations:
             self.found[label] = [
