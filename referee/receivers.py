@@ -37,15 +37,14 @@ def on_player_saved(sender, *, instance: Player, **kwargs) -> None:
     game the player is in gets a new version, so no cached state shows the old name (again
     once committed: a state read in between must not keep the old name under the new one)."""
     games = list(Game.objects.filter(table__seats__player=instance).values_list("pk", "table_id"))
-    for game_id, _table in games:
-        timers.bump_version(game_id)
 
-    def committed() -> None:
+    def bump() -> None:
         for game_id, _table in games:
             timers.bump_version(game_id)
 
+    bump()
     if games:
-        transaction.on_commit(committed)
+        transaction.on_commit(bump)
         follow.changed(table for _game, table in games)
 
 

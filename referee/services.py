@@ -123,8 +123,8 @@ def ensure_game(*, table: Table) -> Game:
             engine_cache.forget(existing.pk)
             # A new state without an event: its ETag, the public tables and the follow poll
             # follow the new seating (the state API answered the old players with a 304).
-            read = Table.round.is_cached(table) and Round.tournament.is_cached(table.round)
-            _after_change(existing, slug=table.round.tournament.slug if read else None)
+            existing.table = table  # read with its round and tournament: no lookup again
+            _after_change(existing)
         return existing
     game = game_from_seating(table=table)
     # Refuses an unknown ruleset/board before saving; the overview pages read the summary.
