@@ -245,7 +245,7 @@ def staff_links(user: User | AnonymousUser) -> StaffNav:
         .distinct().order_by("-tournament__date", "tournament_id")[:3]
     )
     groups: list[TournamentLinks] = []
-    for tournament_id, slug, name in dict.fromkeys(rows):
+    for tournament_id, slug, name in rows:
         desks = []
         if can(user, Action.DESK, tournament_id):
             desks.append(NavLink(reverse("round_desk:desk", kwargs={"slug": slug}),
