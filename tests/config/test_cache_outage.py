@@ -116,3 +116,37 @@ def test_clearing_the_cache_leaves_the_rest_of_redis_alone():
     finally:
         client.delete(broker_key)
         other.delete("count")
+
+
+@pytest.mark.redis
+def test_one_redis_client_serves_every_call_and_every_thread():
+    """Found profiling a hall's polls (issue 29): Django built a new ``redis.Redis`` for every
+    cache call, and its constructor alone was a third of a version poll's CPU."""
+    import os
+    from concurrent.futures import ThreadPoolExecutor
+
+    from config.cache import ResilientRedisCache
+
+    url = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
+    cache = ResilientRedisCache(url, {"KEY_PREFIX": f"test-clients-{os.getpid()}"})
+    built = []
+    original = redis.Redis.__init__
+
+    def counting(self, *args, **kwargs):
+        built.append(1)
+        original(self, *args, **kwargs)
+
+    redis.Redis.__init__ = counting
+    try:
+        def round_trip(n: int) -> int:
+            cache.set(f"k{n}", n)
+            cache.get_many([f"k{n}", "absent"])
+            return cache.get(f"k{n}")
+
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            assert list(pool.map(round_trip, range(200))) == list(range(200))
+    finally:
+        redis.Redis.__init__ = original
+        cache.delete_many([f"k{n}" for n in range(200)])
+    assert len(built) == 1
+    assert cache._cache.get_client(write=True) is cache._cache.get_client()
