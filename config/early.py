@@ -10,13 +10,20 @@ from django.http import HttpRequest
 from django.urls import Resolver404, ResolverMatch, resolve
 
 
+def early_match(request: HttpRequest) -> ResolverMatch | None:
+    """The URL match of a GET whose host the full chain would accept, else None."""
+    if request.method != "GET":
+        return None
+    try:
+        request.get_host()  # ALLOWED_HOSTS, as for every other answer
+        return resolve(request.path_info)
+    except (DisallowedHost, Resolver404):
+        return None
+
+
 def early_get(request: HttpRequest, *, ends_with: str, view_name: str) -> ResolverMatch | None:
     """The URL match of a GET of ``view_name`` (path ending in ``ends_with``), else None."""
     if request.method != "GET" or not request.path_info.endswith(ends_with):
         return None
-    try:
-        request.get_host()  # ALLOWED_HOSTS, as for every other answer
-        match = resolve(request.path_info)
-    except (DisallowedHost, Resolver404):
-        return None
-    return match if match.view_name == view_name else None
+    match = early_match(request)
+    return match if match is not None and match.view_name == view_name else None

@@ -82,9 +82,9 @@ MIDDLEWARE = [
     # user and any query (issue 29: up to 167 a second in a full hall).
     "referee.follow.FollowMiddleware",
     "config.compression.CompressionMiddleware",
-    # The live pages' version poll (200 a second from 300 phones): the same JSON for every
-    # visitor, answered before the session and the language.
-    "public.early.VersionsMiddleware",
+    # The live pages' polls (version document, cards, fragments: hundreds a second in a full
+    # hall), answered before the session: nothing in them depends on who asks.
+    "public.early.LivePollsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",

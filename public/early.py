@@ -1,42 +1,86 @@
-"""The live pages' version poll answered before the session, the user and the language are
-looked at (issue 29, "a full hall on two cores").
+"""The live pages' polls answered before the session and the user are looked at (issue 29, "a
+full hall on two cores").
 
-300 spectators' phones poll ``/t/<slug>/live/v`` every 1.5 s: 200 requests a second. The
-answer is two reads of the shared cache and no query (``tables.versions_delta``, the cached
-version document), but each poll still went through every middleware: the session, the
-user, the language, CSRF, messages, the content security policy. Nothing in the answer
-depends on any of them (it is the same JSON for every visitor, ``views.versions_answer``), so
-this middleware, placed before them (``settings.MIDDLEWARE``), gives the view's own answer
-and skips the rest. An address the view would refuse (an unknown or unpublished tournament)
-is left to the full chain, which answers it in the visitor's language.
+A hall's phones poll: the version document every 1.5 s (``/t/<slug>/live/v``, 200 a second
+from 300 phones), then the table cards that changed (``live/cards``) or the standings when they
+moved (``live/standings/top`` …). Each answer is a few reads of the shared cache and no query,
+yet each went through every middleware: the session, the user, CSRF, messages, the audit
+context — more than half of a cards poll's CPU. Nothing in these answers depends on who asks:
+the version document is the same JSON for every visitor, and the cards and fragments depend
+only on the language, which Django takes from the cookie or the browser's preference, never
+from the session (there are no language prefixes in our addresses). So this middleware, placed
+before the session (``settings.MIDDLEWARE``), gives the view's own answer in that language and
+adds what the skipped middlewares would have added on the way out (``Content-Language``,
+``Vary``, ``Content-Length``, ``X-Frame-Options``, an HTML fragment's Content-Security-Policy),
+so the answer is the same to the byte and header. An address the view would refuse (an unknown or
+unpublished tournament) is left to the full chain, which answers it in the visitor's language.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 
 from django.http import Http404, HttpRequest, HttpResponse
+from django.utils import translation
 
-from config.early import early_get
+from config.early import early_match
 from config.errors import DomainError
 
-VERSIONS_VIEW = "public:versions"
+LIVE = "/live/"  # every early answer's address has it; any other request passes at once
+
+
+@cache
+def _answers() -> dict[str, tuple[Callable[..., HttpResponse], bool]]:
+    """View name → (the view's answer, whether it depends on the language)."""
+    from public import views  # the views import the whole public site
+
+    return {
+        "public:versions": (views.versions_answer, False),
+        "public:cards": (views.cards_answer, True),
+        **{f"public:{name}": (view.answer, True) for name, view in views.FRAGMENT_VIEWS.items()},
+    }
+
+
+@cache
+def _on_the_way_out() -> tuple:
+    """The response side of the middlewares an early answer skips that add headers, in the
+    order the full chain runs them."""
+    from csp.middleware import CSPMiddleware
+    from django.middleware.clickjacking import XFrameOptionsMiddleware
+    from django.middleware.common import CommonMiddleware
+    from django.middleware.locale import LocaleMiddleware
+
+    def never(request: HttpRequest) -> HttpResponse:
+        raise AssertionError("only the response side runs")
+
+    return (CSPMiddleware(never), XFrameOptionsMiddleware(never), CommonMiddleware(never),
+            LocaleMiddleware(never))
 
 
 def early_answer(request: HttpRequest) -> HttpResponse | None:
-    match = early_get(request, ends_with="/live/v", view_name=VERSIONS_VIEW)
-    if match is None:
+    if request.method != "GET" or LIVE not in request.path_info:
         return None
-    from public.views import versions_answer  # the views import the whole public site
-
+    match = early_match(request)
+    found = _answers().get(match.view_name) if match is not None else None
+    if found is None:
+        return None
+    answer, in_language = found
     try:
-        return versions_answer(request, match.kwargs["slug"])
-    except (Http404, DomainError):  # refused: the full chain answers (in the language asked)
+        if not in_language:
+            return answer(request, **match.kwargs)
+        with translation.override(translation.get_language_from_request(request)):
+            request.LANGUAGE_CODE = translation.get_language()
+            response = answer(request, **match.kwargs)
+            for middleware in _on_the_way_out():
+                response = middleware.process_response(request, response)
+            return response
+    except (Http404, DomainError):  # refused (unknown or unpublished): the full chain answers
         return None
 
 
-class VersionsMiddleware:
-    """The version poll, before the session (module docstring)."""
+class LivePollsMiddleware:
+    """The live pages' polls, before the session (module docstring)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response

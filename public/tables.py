@@ -115,34 +115,45 @@ def versions_data(slug: str, generation: str) -> dict[str, Any]:
     return document
 
 
-def versions_document(slug: str) -> Encoded:
+def versions_document(slug: str, generation: str | None = None) -> Encoded:
     """What a live page polls first: the whole version document. Built once per change, one
-    query; mostly a 304."""
-    generation = cache.generations(slug, VERSIONS)
+    query; mostly a 304 after two reads of the cache (the generations, the body)."""
+    generation = generation or cache.generations(slug, VERSIONS)
 
     def build() -> bytes:
         return json.dumps(versions_data(slug, generation), separators=(",", ":")).encode()
 
-    return cache.cached_body(slug, "versions", VERSIONS, build)
+    return cache.cached_encoded(cache.key(slug, f"versions:{generation}"), build)
 
 
-def current_versions(slug: str) -> dict[str, Any]:
-    """The current version document, through the cached body: after each change (several a
-    second in a hall) one caller builds it while the others wait (single flight)."""
-    return json.loads(versions_document(slug).body)
+def current_versions(slug: str, generation: str | None = None, *,
+                     known: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The current version document as data: the generations, then the document kept under
+    them (``known``: already read with other keys). After a change (several a second in a
+    hall) it is missing, and one caller builds it while the others wait (single flight,
+    through the cached body)."""
+    generation = generation or cache.generations(slug, VERSIONS)
+    document = known if known is not None else django_cache.get(_versions_key(slug, generation))
+    if document is None:
+        document = json.loads(versions_document(slug, generation).body)
+    return document
 
 
 def versions_delta(slug: str, since: str) -> bytes | None:
     """What changed since the document ``since`` a page already has (``d``: the cards whose
     version changed): a few dozen bytes where the whole document of 167 tables is a kilobyte —
-    a hall's phones poll it every 1.5 s. None when ``since`` is unknown (expired, made up) or
-    the round changed: the page then takes the whole document."""
+    a hall's phones poll it every 1.5 s, so it costs two reads of the cache (the generations,
+    then both documents at once). None when ``since`` is unknown (expired, made up) or the
+    round changed: the page then takes the whole document."""
     if not since or len(since) > 40:
         return None
-    before = django_cache.get(_versions_key(slug, since))
+    generation = cache.generations(slug, VERSIONS)
+    keys = (_versions_key(slug, since), _versions_key(slug, generation))
+    found = django_cache.get_many(keys)
+    before = found.get(keys[0])
     if before is None:
         return None
-    now = current_versions(slug)
+    now = current_versions(slug, generation, known=found.get(keys[1]))
     if now["r"] != before["r"] or set(before["t"]) - set(now["t"]):
         return None
     changed = {number: version for number, version in now["t"].items()

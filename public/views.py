@@ -181,13 +181,15 @@ def screen_page(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _fragment_view(build: Callable[..., Encoded]) -> Callable[..., HttpResponse]:
-    """The view a page polls: the cached fragment ``build(slug, **url kwargs)``, or 304."""
+    """The view a page polls: the cached fragment ``build(slug, **url kwargs)``, or 304. Its
+    ``answer`` is what ``public.early`` gives before the session (the same response)."""
 
-    @require_GET
-    def view(request: HttpRequest, slug: str, **kwargs) -> HttpResponse:
+    def answer(request: HttpRequest, slug: str, **kwargs) -> HttpResponse:
         return fragments.fragment_response(request, build(slug, **kwargs))
 
+    view = require_GET(answer)
     view.__name__ = build.__name__
+    view.answer = answer
     return view
 
 
@@ -198,6 +200,18 @@ table_fragment = _fragment_view(live.table_fragment)
 player_fragment = _fragment_view(player.player_fragment)
 screen_standings_fragment = _fragment_view(screen.screen_standings_fragment)
 screen_tables_fragment = _fragment_view(screen.screen_tables_fragment)
+
+#: The polled fragments by URL name (``public.urls``): answered before the session.
+FRAGMENT_VIEWS = {
+    "fragment-standings": standings_fragment,
+    "fragment-standings-top": standings_top_fragment,
+    "fragment-tables": tables_fragment,
+    "fragment-table": table_fragment,
+    "fragment-round-table": table_fragment,
+    "fragment-player": player_fragment,
+    "fragment-screen-standings": screen_standings_fragment,
+    "fragment-screen-tables": screen_tables_fragment,
+}
 
 
 @require_GET
@@ -213,18 +227,12 @@ def find_fragment(request: HttpRequest, slug: str) -> HttpResponse:
 JSON_POLL = csp_exempt()
 
 
-@require_GET
 @JSON_POLL
-def versions(request: HttpRequest, slug: str) -> HttpResponse:
-    """The live pages' tiny poll: which fragments changed (standings, each table's card) —
-    with ``?since=<g>`` only the cards that changed since the document the page has. Usually
-    answered before the session by ``public.early`` (the same ``versions_answer``)."""
-    return versions_answer(request, slug)
-
-
 def versions_answer(request: HttpRequest, slug: str) -> HttpResponse:
-    """The version poll's answer: nothing in it depends on the visitor (no session, user or
-    language), so ``public.early`` gives it before Django looks at any of them."""
+    """The live pages' tiny poll: which fragments changed (standings, each table's card) —
+    with ``?since=<g>`` only the cards that changed since the document the page has. Nothing
+    in it depends on the visitor (no session, user or language), so ``public.early`` gives it
+    before Django looks at any of them."""
     delta = tables.versions_delta(slug, request.GET.get("since", ""))
     if delta is not None:
         response = HttpResponse(delta, content_type="application/json")
@@ -236,16 +244,20 @@ def versions_answer(request: HttpRequest, slug: str) -> HttpResponse:
     return response
 
 
-@require_GET
 @JSON_POLL
-def cards(request: HttpRequest, slug: str) -> HttpResponse:
-    """The table cards that changed (``?n=1,5,17``), as JSON {number: html}."""
+def cards_answer(request: HttpRequest, slug: str) -> HttpResponse:
+    """The table cards that changed (``?n=1,5,17``), as JSON {number: html}, in the visitor's
+    language (usually answered before the session: ``public.early``)."""
     body = tables.cards_document(slug, tables.parse_numbers(request.GET.get("n", "")))
     response = HttpResponse(body, content_type="application/json")
     response["Cache-Control"] = "no-cache"
     patch_vary_headers(response, ("Cookie", "Accept-Language"))
     response["X-Server-Time"] = str(fragments.server_time_ms())
     return response
+
+
+versions = require_GET(versions_answer)
+cards = require_GET(cards_answer)
 
 
 # --------------------------------------------------------------------------- a player's own page

@@ -11,10 +11,11 @@ import json
 from unittest import mock
 
 import pytest
+from django.conf import settings
 from django.contrib.sessions.middleware import SessionMiddleware
 from django.db import connection
 from django.middleware.locale import LocaleMiddleware
-from django.test import Client
+from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 from factories import PlayerFactory
 from gameplay import T0, make_round
@@ -106,3 +107,62 @@ def test_the_follow_poll_is_answered_before_the_session(hall):
     assert again.status_code == 304 and queries == [], explain(queries)
     with untouched(), pytest.raises(Reached):  # no ETag: the full view
         reader.get(f"/api/v1/tables/{table.pk}/state")
+
+
+FULL_CHAIN = [m for m in settings.MIDDLEWARE if m != "public.early.LivePollsMiddleware"]
+LANGUAGES = {  # how a visitor's language reaches us: the switch's cookie, or the browser
+    "de": {"HTTP_ACCEPT_LANGUAGE": "de"},
+    "en-cookie": {"HTTP_ACCEPT_LANGUAGE": "de", "HTTP_COOKIE": "django_language=en"},
+    "en-browser": {"HTTP_ACCEPT_LANGUAGE": "en-GB,en;q=0.9"},
+}
+
+
+def _live_paths(tables) -> list[str]:
+    player = tables[0].seats.first().player_id
+    return ["/t/ka/live/cards?n=1,2", "/t/ka/live/standings/top", "/t/ka/live/standings",
+            "/t/ka/live/tables", "/t/ka/live/tables/1", "/t/ka/live/rounds/1/tables/2",
+            f"/t/ka/live/players/{player}", "/t/ka/live/screen/standings",
+            "/t/ka/live/screen/tables"]
+
+
+def _seen(response) -> tuple:
+    headers = {k: v for k, v in response.headers.items() if k != "X-Server-Time"}
+    if "Content-Security-Policy" in headers:  # django-csp writes its directives in any order
+        headers["Content-Security-Policy"] = sorted(
+            headers["Content-Security-Policy"].split("; "))
+    return response.status_code, headers, response.content
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_cards_and_fragments_are_answered_before_the_session_as_the_whole_chain_would(
+        hall, language):
+    """Issue 29: a hall's cards and standings polls skip the session, the user and CSRF —
+    and their answer is the full chain's to the byte and header, in the visitor's language
+    (cookie or browser), with the policy and frame headers the skipped middlewares add."""
+    headers = {"HTTP_ACCEPT_ENCODING": "gzip, deflate, br", **LANGUAGES[language]}
+    for path in _live_paths(hall):
+        with override_settings(MIDDLEWARE=FULL_CHAIN):
+            whole = Client().get(path, **headers)
+        assert whole.status_code == 200, path
+        with untouched(), no_language():
+            early, queries = get(Client(), path, **headers)
+        assert queries == [], (path, explain(queries))
+        assert _seen(early) == _seen(whole), path
+        assert early["Content-Language"] == language[:2], path
+    with untouched(), no_language():
+        top = Client().get("/t/ka/live/standings/top", **headers)
+    assert top["Content-Security-Policy"] and top["X-Frame-Options"] == "DENY"
+
+
+def test_a_fragment_poll_with_its_etag_is_a_304_before_the_session(hall):
+    first = Client().get("/t/ka/live/standings/top", **PHONE)
+    with untouched(), no_language():
+        again, queries = get(Client(), "/t/ka/live/standings/top",
+                             HTTP_IF_NONE_MATCH=first["ETag"], **PHONE)
+    assert again.status_code == 304 and queries == [], explain(queries)
+
+
+def test_an_unknown_tournament_s_cards_go_the_whole_way(hall):
+    with untouched(), pytest.raises(Reached):
+        Client().get("/t/nope/live/cards?n=1")
+    assert Client().get("/t/nope/live/cards?n=1", HTTP_ACCEPT_LANGUAGE="en").status_code == 404
