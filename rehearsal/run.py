@@ -10,52 +10,22 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import math
 import os
 import random
-import statistics
 import sys
 import threading
 import time
-from dataclasses import dataclass, field
 
+from . import checks
 from .banker import Banker, Plan, Stats
 from .client import Client
+from .faults import Faults, fault_plan, fresh_connection, sleep_until
+from .report import Report, print_summary
 from .stack import Stack
 from .watchers import SLUG, Spectators, Watcher
 
 ORGANIZER = ("organizer", "rehearsal-organizer-pw")
 XSS_NAME = '<script>alert("xss")</script> Mallory'
-
-
-def fresh_connection() -> None:
-    """This thread's database connection may have been terminated by a fault: start anew."""
-    from django.db import connection
-
-    connection.close()
-
-
-def percentile(ordered: list[float], p: float) -> float:
-    """Nearest rank: never below the median, even for two samples."""
-    if not ordered:
-        return float("nan")
-    return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
-
-
-@dataclass
-class Report:
-    checks: list[tuple[str, bool, str]] = field(default_factory=list)
-    faults: list[tuple[str, bool, str]] = field(default_factory=list)
-    windows: list[tuple[float, float]] = field(default_factory=list)  # fault time windows
-
-    def check(self, name: str, ok: bool, detail: str = "") -> bool:
-        self.checks.append((name, bool(ok), detail))
-        print(f"  [{'ok' if ok else 'FAIL'}] {name} {detail}", flush=True)
-        return bool(ok)
-
-    def fault(self, name: str, ok: bool, detail: str = "") -> None:
-        self.faults.append((name, bool(ok), detail))
-        print(f"  fault {name}: {'survived' if ok else 'NOT survived'} {detail}", flush=True)
 
 
 class Rehearsal:
@@ -64,6 +34,8 @@ class Rehearsal:
         self.stack = Stack(db=args.db, workers=args.workers, sweep=args.sweep)
         self.stats = Stats()
         self.report = Report()
+        self.faults = Faults(stack=self.stack, report=self.report, auction_stop=args.auction_stop,
+                             one_after_another=args.one_after_another)
         self.rng = random.Random(args.seed)
         self.banker_seq = 0
 
@@ -194,7 +166,7 @@ class Rehearsal:
             banker.start()
         print(f"round {number}: {len(tables)} tables playing"
               f"{' (faults: ' + ', '.join(faults) + ')' if faults else ''}", flush=True)
-        injector = threading.Thread(target=self.inject, args=(faults, t0), daemon=True)
+        injector = threading.Thread(target=self.faults.inject, args=(faults, t0), daemon=True)
         injector.start()
         attacker = None
         if number == 1 and not final:  # the hostile-input step, while the bankers play
@@ -219,7 +191,7 @@ class Rehearsal:
         """Issue 15's attacks against the running stack (``rehearsal.hostile``)."""
         from . import hostile
 
-        self._sleep_until(t0 + 10)  # the tables are running and have events; no fault yet
+        sleep_until(t0 + 10)  # the tables are running and have events; no fault yet
         try:
             organizer = Client(self.stack.base)  # its own: the main thread keeps self.org
             organizer.login(*ORGANIZER)
@@ -228,231 +200,37 @@ class Rehearsal:
             self.hostile = hostile.Findings()
             self.hostile.add("hostile input: the probes ran", False, repr(error))
 
-    #: When each server fault is due, seconds after the round started (the worker's 8 s
-    #: before the auction stop: it is down across it).
-    FAULT_AT = {"redis": 30.0, "database": 40.0, "worker": -8.0}
-
-    def inject(self, faults: list[str], t0: float) -> None:
-        """The server faults of ``faults`` at their moments. ``--one-after-another``: in the
-        order of those moments, each only once the previous fault's window has closed, so that
-        every window holds one fault alone (``check_windows_apart`` checks it)."""
-        stop_at = self.args.auction_stop * 60
-        due = {fault: (at if at >= 0 else stop_at + at) for fault, at in self.FAULT_AT.items()}
-        apart = self.args.one_after_another
-        if apart:
-            faults = sorted((f for f in faults if f in due), key=due.__getitem__)
-        free_from = t0  # monotonic: the previous fault's window has closed
-        for fault in faults:
-            if fault not in due:
-                continue
-            self._sleep_until(max(t0 + due[fault], free_from) if apart else t0 + due[fault])
-            if fault == "worker":
-                began = time.time()
-                self.stack.kill_worker()
-                time.sleep(10)  # across the auction stop
-                self.stack.start_worker()
-                self.report.windows.append((began, time.time() + 5))
-                self.worker_window = (began, time.time())
-                tail = 5.0
-            elif fault == "redis":
-                began = time.time()
-                down = self.stack.restart_redis(down_seconds=2.0)
-                self.report.windows.append((began, time.time() + 8))
-                self.redis_window = (began, down)
-                tail = 8.0
-            elif fault == "database":
-                began = time.time()
-                killed = self.stack.terminate_db_connections()
-                self.report.windows.append((began, time.time() + 5))
-                self.db_window = (began, time.time() + 5)
-                self.db_killed = killed
-                tail = 5.0
-            free_from = time.monotonic() + tail + 0.5
-
-    def check_windows_apart(self) -> None:
-        """``--one-after-another``: no two fault windows overlap, the worker is down across the
-        auction stop, and the Redis window (began … began + down + 8 s, where no request may
-        fail) ends before the database's begins."""
-        windows = sorted(self.report.windows)
-        overlapping = [(a, b) for a, b in zip(windows, windows[1:], strict=False)
-                       if b[0] <= a[1]]
-        ok = not overlapping
-        detail = f"({len(windows)} windows"
-        if hasattr(self, "redis_window") and hasattr(self, "db_window"):
-            began, down = self.redis_window
-            ok = ok and began + down + 8 < self.db_window[0]
-        if hasattr(self, "worker_window"):
-            from referee.models import GameEvent
-
-            fresh_connection()
-            down, up = self.worker_window
-            dues = [dt.datetime.fromisoformat(data["at"]).timestamp() for data in
-                    GameEvent.objects.filter(game__table__round__tournament__slug=SLUG,
-                                             type="auction_stop").values_list("data", flat=True)]
-            across = sum(1 for due in dues if down < due < up)
-            ok = ok and across > 0
-            detail += f"; auction stops due while the worker was down: {across} of {len(dues)}"
-        self.report.check("faults one after another: no two fault windows overlap", ok,
-                          detail + f"; overlapping: {overlapping or 'none'})")
-
-    @staticmethod
-    def _sleep_until(moment: float) -> None:
-        time.sleep(max(0.0, moment - time.monotonic()))
-
     # ------------------------------------------------------------------ checks
     def verify(self, started: float) -> None:
+        """The checks after the day (``rehearsal.checks``), in the order the report lists them."""
         from django.db.models import Count
 
-        from referee import rules
-        from referee.models import Game, GameEvent, GameResult
-        from scoring.models import Scope
-        from scoring.standings.compute import GameResultRow, compute_standings
-        from scoring.standings.selectors import placed_rows
-        from scoring.standings.services import settings_for
-        from tournament.models import Player, Round, Tournament
+        from referee.models import Game
+        from tournament.models import Tournament
 
-        report = self.report
+        report, base, args = self.report, self.stack.base, self.args
         fresh_connection()
         tournament = Tournament.objects.get(slug=SLUG)
         games = list(Game.objects.filter(table__round__tournament=tournament)
                      .select_related("table__round").order_by("table__round__number",
                                                               "table__number"))
-        rows: list[GameResultRow] = []
-        replay_problems = []
-        for game in games:
-            answer = self.org.get(f"/api/v1/tables/{game.table_id}/record")
-            replayed = rules.replay(answer.json())
-            result = GameResult.objects.filter(game=game).first()
-            stored = sorted((p.player_id, p.place, p.net_worth, p.bankrupt)
-                            for p in result.placements.all()) if result else []
-            fresh = sorted((int(s.player), s.place, s.net_worth, s.bankrupt)
-                           for s in rules.standings(replayed.state))
-            if (replayed.status != "finished" or stored != fresh
-                    or result.status != GameResult.Status.CONFIRMED):
-                replay_problems.append(game.table_id)
-            for s in rules.standings(replayed.state):
-                rows.append(GameResultRow(
-                    round=game.table.round.number, table=game.table.number, player=int(s.player),
-                    place=s.place, net_worth=s.net_worth, bankrupt=s.bankrupt, final=True,
-                    is_final_round=game.table.round.kind == Round.Kind.FINAL))
-        report.check("every record replays to its confirmed result", not replay_problems,
-                     f"({len(games)} games; mismatches: {replay_problems or 'none'})")
-
-        players = list(Player.objects.filter(tournament=tournament).order_by("pk")
-                       .values_list("pk", flat=True))
-        expected = [(line.player, line.rank, line.points)
-                    for line in compute_standings(players=players, results=rows,
-                                                  settings=settings_for(tournament))]
-        stored = [(row.player_id, row.rank, row.points)
-                  for row in placed_rows(tournament, scope=Scope.LIVE)]
-        public = [(r["player"], r["place"], r["points"]) for r in
-                  Client(self.stack.base).get(f"/api/v1/tournaments/{SLUG}/standings")
-                  .json()["standings"]]
-        report.check("standings = independent recomputation from the records",
-                     expected == stored == public,
-                     f"({len(expected)} players; stored {'=' if expected == stored else '≠'}, "
-                     f"public API {'=' if expected == public else '≠'})")
-
-        gaps = []
-        for game in games:
-            seqs = list(game.events.order_by("seq").values_list("seq", flat=True))
-            if seqs != list(range(len(seqs))) or len(seqs) != game.event_count:
-                gaps.append(game.table_id)
-        doubled = (GameEvent.objects.exclude(idempotency_key="")
-                   .values("game", "idempotency_key").annotate(n=Count("id")).filter(n__gt=1)
-                   .count())
-        lost = 0
-        for table_id, acked in self.stats.acked.items():
-            by_seq = dict(GameEvent.objects.filter(game__table_id=table_id)
-                          .values_list("seq", "idempotency_key"))
-            for key, seq in acked.items():
-                if key.startswith("race-"):
-                    lost += seq not in by_seq
-                elif by_seq.get(seq) != key:
-                    lost += 1
-        total_events = GameEvent.objects.filter(game__in=games).count()
-        report.check("no event lost or doubled", not gaps and not doubled and not lost,
-                     f"({total_events} events; seq gaps {len(gaps)}, doubled keys {doubled}, "
-                     f"acknowledged but missing {lost})")
-        report.check("duplicate posts (same key) answered as replays",
-                     self.stats.dup_sent == self.stats.dup_ok,
-                     f"({self.stats.dup_ok}/{self.stats.dup_sent})")
-
-        late = []
-        for event in GameEvent.objects.filter(game__in=games, type__in=("auction_stop", "time_up")):
-            due = dt.datetime.fromisoformat(event.data["at"])
-            late.append(((event.recorded_at - due).total_seconds(), event.type))
-        stops = sum(1 for _, kind in late if kind == "auction_stop")
-        timeups = sum(1 for _, kind in late if kind == "time_up")
-        worst = max((s for s, _ in late), default=0.0)
-        self.deadlines = (stops, timeups, worst)
-        report.check("server timers: no deadline late by more than one sweep interval",
-                     worst <= self.args.sweep + 1.0 and stops > 0
-                     and (timeups > 0 or self.args.all_bankrupt),
-                     f"({stops} auction stops, {timeups} time limits, worst {worst:.2f} s, "
-                     f"sweep {self.args.sweep:.0f} s)")
-        ends = dict(Game.objects.filter(table__round__tournament=tournament)
-                    .values_list("end_reason").annotate(n=Count("id")))
-        self.ends = ends
-
-        outside = [e for e in self.stats.errors_5xx + self.spectators.errors
-                   if not any(a <= e[0] <= b for a, b in report.windows)]
-        report.check("no 5xx or dropped requests outside fault windows", not outside,
-                     f"({len(outside)} outside, "
-                     f"{len(self.stats.errors_5xx) + len(self.spectators.errors)} in windows "
-                     f"all retried)" if not outside else f"{outside[:5]}")
-        report.check("bankers ran without failures", not self.stats.failures,
-                     "; ".join(self.stats.failures[:5]))
-
-        anon = Client(self.stack.base)
-        # HTML only: the JSON API carries names as data (application/json), escaped by its reader.
-        pages = [f"/t/{SLUG}/", f"/t/{SLUG}/tables/", f"/t/{SLUG}/live/standings",
-                 f"/t/{SLUG}/screen"]
-        bad = [p for p in pages if "<script>alert" in anon.get(p).text]
-        report.check("script-laden names escaped on public pages", not bad, f"({bad or 'none'})")
-        from . import hostile
-
-        findings = getattr(self, "hostile", None)
-        if findings is None:
-            report.check("hostile input: the probes ran", False, "(not run)")
-        after = hostile.probe_after(self.stack.base, slug=SLUG)
-        for probe in [*(findings.probes if findings else []), *after.probes]:
-            report.check(f"hostile input: {probe.name}", probe.ok, probe.detail)
+        rows = checks.check_records(report=report, org=self.org, games=games)
+        checks.check_standings(report=report, base=base, tournament=tournament, rows=rows)
+        checks.check_events(report=report, stats=self.stats, games=games)
+        self.deadlines = checks.check_deadlines(report=report, games=games, sweep=args.sweep,
+                                                all_bankrupt=args.all_bankrupt)
+        self.ends = dict(Game.objects.filter(table__round__tournament=tournament)
+                         .values_list("end_reason").annotate(n=Count("id")))
+        checks.check_requests(report=report, stats=self.stats,
+                              spectator_errors=self.spectators.errors)
+        checks.check_escaped(report=report, base=base)
+        checks.check_hostile(report=report, base=base, findings=getattr(self, "hostile", None))
         tournament.refresh_from_db()
-        if self.args.final:
+        if args.final:
             report.check("a winner is crowned", tournament.winner_id is not None,
                          f"(status {tournament.status})")
-        self.verify_record(tournament)
+        checks.check_verify(report=report, tournament=tournament)
         self.elapsed = time.monotonic() - started
-
-    def verify_record(self, tournament) -> None:
-        """``manage.py verify`` at the end of the day, and again on the tournament rebuilt from
-        its own export: every stored figure follows from the records and the rulings."""
-        from django.utils import translation
-
-        from exchange import services as exchange
-        from scoring.verify import verify_tournament
-
-        report = self.report
-        with translation.override("en"):
-            found = verify_tournament(tournament=tournament)
-            report.check("manage.py verify: every stored figure follows from the records",
-                         found.ok, f"({found.games} games, {found.results} results, "
-                         f"{found.rows} standings rows)" if found.ok else
-                         "; ".join(map(str, found.differences[:5])))
-            try:
-                copy = exchange.import_tournament(exchange.export_json(tournament),
-                                                  slug=f"{SLUG}-copy")
-            except Exception as error:  # noqa: BLE001 - the check reports any refusal
-                report.check("export → import round trip, then verify", False, f"({error})")
-                return
-            from scoring.standings.services import recompute_standings
-
-            recompute_standings(tournament_id=copy.pk)
-            again = verify_tournament(tournament=copy)
-            report.check("export → import round trip, then verify", again.ok,
-                         f"({again.games} games, {again.results} results)" if again.ok else
-                         "; ".join(map(str, again.differences[:5])))
 
     # ------------------------------------------------------------------ the day
     def run(self) -> int:
@@ -464,20 +242,14 @@ class Rehearsal:
             self.spectators.start()
             self.watcher = Watcher(self.stack.base, self.stats)
             self.watcher.start()
-            fault_plan = {1: ["worker", "offline", "rival"], 2: ["redis"], 3: ["database"]}
-            if args.short:
-                fault_plan = {1: ["worker", "offline", "rival", "redis", "database"]}
-            if args.no_faults:
-                fault_plan = {}
-            if args.faults:
-                fault_plan = {1: args.faults.split(",")}
+            plan = fault_plan(args)
             play_started = time.monotonic()
             for number in range(1, args.rounds + 1):
                 _, tables = self.open_round()
                 if args.tables_per_round and len(tables) > args.tables_per_round:
                     raise SystemExit("--tables-per-round must match players / 6")
                 self.play_round(number, None, tables, final=False,
-                                faults=fault_plan.get(number, []))
+                                faults=plan.get(number, []))
             if args.final:
                 from desk import rounds as scoring
                 from tournament.models import Tournament
@@ -490,10 +262,11 @@ class Rehearsal:
             self.spectators.join()
             self.watcher.stop.set()
             self.watcher.join()
-            self.record_faults()
+            self.faults.record(stats=self.stats, spectator_errors=self.spectators.errors,
+                               base=self.stack.base)
             print("checks:", flush=True)
             if args.one_after_another:
-                self.check_windows_apart()
+                self.faults.check_apart()
             self.verify(started)
         except Exception as error:  # noqa: BLE001
             import traceback
@@ -504,7 +277,11 @@ class Rehearsal:
             self.play_seconds = self.elapsed
         finally:
             self.stack.stop()
-        self.summary()
+        print_summary(report=self.report, stats=self.stats, elapsed=getattr(self, "elapsed", 0),
+                      play_seconds=getattr(self, "play_seconds", 0),
+                      codes=self.spectators.codes if hasattr(self, "spectators") else {},
+                      deadlines=getattr(self, "deadlines", (0, 0, 0.0)),
+                      ends=getattr(self, "ends", {}))
         limit = 180 if args.short else 600
         self.report.check(f"finished within {limit} s", self.elapsed < limit,
                           f"({self.elapsed:.0f} s)")
@@ -512,75 +289,6 @@ class Rehearsal:
                                                                  if not f[1]]
         print("REHEARSAL " + ("PASSED" if not failed else f"FAILED ({len(failed)})"), flush=True)
         return 1 if failed else 0
-
-    def record_faults(self) -> None:
-        s = self.stats
-        if hasattr(self, "worker_window"):
-            self.report.fault("celery worker killed (SIGKILL) and restarted", True,
-                              "(deadline lateness checked below)")
-        if hasattr(self, "redis_window"):
-            # Redis away costs speed, not answers: the cache degrades to the database and
-            # tasks are left to the sweeps, so no request may fail while it restarts.
-            began, down = self.redis_window
-            # On a loaded machine the Redis window can reach into the database fault's, whose
-            # 5xx (connections terminated, retried with their keys) are not Redis's.
-            db_began, db_ended = getattr(self, "db_window", (0.0, 0.0))
-            failed = [e for e in s.errors_5xx + self.spectators.errors
-                      if began <= e[0] <= began + down + 8 and not db_began <= e[0] <= db_ended]
-            answer = Client(self.stack.base).get(f"/api/v1/tournaments/{SLUG}/standings")
-            self.report.fault("redis shutdown nosave + restart",
-                              answer.status == 200 and not failed,
-                              f"(down {down:.1f} s; {len(failed)} requests answered 5xx "
-                              f"meanwhile; standings refilled: {answer.status})")
-        if hasattr(self, "db_killed"):
-            self.report.fault("database connections terminated", self.db_killed >= 0,
-                              f"({self.db_killed} backends; requests retried with their keys)")
-        if s.offline_queued:
-            self.report.fault("banker offline, then synced", s.offline_queued == s.offline_synced,
-                              f"({s.offline_synced}/{s.offline_queued} queued events synced)")
-        for low, high, told in s.rival:
-            self.report.fault("two consoles post at once", (low, high) == (201, 409) and told,
-                              f"(answers {low}/{high}, loser told the current seq: {told})")
-
-    def summary(self) -> None:
-        s = self.stats
-        lat = sorted(s.latencies)
-        p95 = percentile(lat, 95) * 1000
-        p50 = statistics.median(lat) * 1000 if lat else float("nan")
-        handled = s.posted + s.replayed + s.stale + s.refused
-        rate = handled / self.play_seconds if getattr(self, "play_seconds", 0) else 0
-        fresh = sorted(s.freshness)
-        f95 = percentile(fresh, 95)
-        codes = getattr(self, "spectators", None).codes if hasattr(self, "spectators") else {}
-        stops, timeups, worst = getattr(self, "deadlines", (0, 0, 0.0))
-        lines = [
-            ("wall time (set-up, play, checks)", f"{getattr(self, 'elapsed', 0):.0f} s"),
-            ("console posts handled", f"{handled} ({s.posted} new, {s.replayed} replayed, "
-                                      f"{s.stale} stale 409, {s.refused} refused 422)"),
-            ("events/s handled (play time)", f"{rate:.1f}"),
-            ("console post latency p50 / p95", f"{p50:.0f} ms / {p95:.0f} ms"),
-            ("retries after 5xx/no answer", f"{s.retries}"),
-            ("leaderboard freshness p50 / p95 / max",
-             f"{statistics.median(fresh) if fresh else float('nan'):.2f} / {f95:.2f} / "
-             f"{max(fresh) if fresh else float('nan'):.2f} s"),
-            ("spectator requests", ", ".join(f"{k}: {v}" for k, v in sorted(codes.items()))),
-            ("server deadlines", f"{stops} auction stops, {timeups} time limits, "
-                                 f"worst {worst:.2f} s late"),
-            ("game ends", ", ".join(f"{k or '-'}: {v}" for k, v in getattr(self, "ends", {})
-                                     .items())),
-            ("results counted/confirmed via", ", ".join(f"{k}: {v}" for k, v in
-                                                        s.counted_via.items())),
-            ("faults injected / survived",
-             f"{len(self.report.faults)} / {sum(1 for f in self.report.faults if f[1])}"),
-            ("checks passed", f"{sum(1 for c in self.report.checks if c[1])} / "
-                              f"{len(self.report.checks)}"),
-        ]
-        width = max(len(k) for k, _ in lines)
-        print("\n| what | figure |\n|---|---|")
-        for key, value in lines:
-            print(f"| {key.ljust(width)} | {value} |")
-        print(flush=True)
-
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m rehearsal.run", description=__doc__)
