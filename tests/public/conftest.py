@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from factories import TournamentFactory
+from factories import PlayerFactory, TournamentFactory
+from gameplay import T0, make_round
 
+from referee import services
 from tournament.models import Tournament
 
 
@@ -12,3 +14,14 @@ from tournament.models import Tournament
 def tournament():
     """Running, a final of six, the default tie-breaks (a module may define its own)."""
     return TournamentFactory(status=Tournament.Status.RUNNING, slug="ka", finalists=6)
+
+
+@pytest.fixture
+def hall(tournament):
+    """Two tables of ``tournament`` playing (round 1)."""
+    players = [PlayerFactory(tournament=tournament, name=f"Spieler {i}") for i in range(12)]
+    _, tables = make_round(tournament, 1, [players[:6], players[6:]])
+    for table in tables:
+        game = services.ensure_game(table=table)
+        services.post_event(game_id=game.pk, event={"type": "start"}, author=None, now=T0)
+    return tables

@@ -17,8 +17,7 @@ from django.db import connection
 from django.middleware.locale import LocaleMiddleware
 from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
-from factories import PlayerFactory
-from gameplay import T0, make_round
+from gameplay import T0
 from queries import counted, explain
 
 from referee import services
@@ -26,17 +25,6 @@ from referee import services
 pytestmark = pytest.mark.django_db
 
 PHONE = {"HTTP_ACCEPT_ENCODING": "gzip, deflate, br", "HTTP_ACCEPT_LANGUAGE": "de"}
-
-
-@pytest.fixture
-def hall(tournament):
-    """Two tables playing."""
-    players = [PlayerFactory(tournament=tournament, name=f"Spieler {i}") for i in range(12)]
-    _, tables = make_round(tournament, 1, [players[:6], players[6:]])
-    for table in tables:
-        game = services.ensure_game(table=table)
-        services.post_event(game_id=game.pk, event={"type": "start"}, author=None, now=T0)
-    return tables
 
 
 class Reached(AssertionError):

@@ -1,0 +1,65 @@
+"""Issue 29, a full hall: a table's changed card is rendered once, by the builder of the version
+document that announces it, in every language — not by the first few hundred phones that ask
+for it — and a card missing from the cache is built alone, not with the rest of the request."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from unittest import mock
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from gameplay import T0
+from queries import counted, explain
+
+from public import selectors as public_selectors
+from referee import services
+
+pytestmark = pytest.mark.django_db
+
+
+def _pause(table, django_capture_on_commit_callbacks, minutes=5):
+    game = services.ensure_game(table=table)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.post_event(game_id=game.pk, event={"type": "pause"}, author=None,
+                            now=T0 + dt.timedelta(minutes=minutes))
+
+
+def test_the_document_announcing_a_changed_card_has_rendered_it_in_every_language(
+        hall, django_capture_on_commit_callbacks):
+    spectator = Client()
+    document = json.loads(spectator.get("/t/ka/live/v").content)
+    _pause(hall[1], django_capture_on_commit_callbacks)
+    delta = json.loads(spectator.get(f"/t/ka/live/v?since={document['g']}").content)
+    assert list(delta["d"]) == ["2"]
+    for language in ("de", "en"):
+        with CaptureQueriesContext(connection) as ctx:
+            answer = Client().get("/t/ka/live/cards?n=2", HTTP_ACCEPT_LANGUAGE=language)
+        assert answer.status_code == 200
+        assert counted(ctx.captured_queries) == [], explain(counted(ctx.captured_queries))
+        card = json.loads(answer.content)["cards"]["2"]
+        assert ("Pausiert" if language == "de" else "Paused") in card
+
+
+def test_a_card_missing_from_the_cache_is_built_alone(hall, django_capture_on_commit_callbacks):
+    """Table 1's card is cached (the page asked for it); table 2 changed and its document was
+    built before the previous one existed, so its card is missing: only table 2 is read."""
+    Client().get("/t/ka/live/cards?n=1,2", HTTP_ACCEPT_LANGUAGE="en")
+    _pause(hall[1], django_capture_on_commit_callbacks)
+    seen = []
+    real = public_selectors.table_overview
+
+    def spy(tournament, *, numbers=None):
+        seen.append(list(numbers or []))
+        return real(tournament, numbers=numbers)
+
+    with mock.patch.object(public_selectors, "table_overview", spy), \
+            mock.patch("public.tables._previous_generation", return_value=None):
+        answer = json.loads(Client().get("/t/ka/live/cards?n=1,2",
+                                         HTTP_ACCEPT_LANGUAGE="en").content)
+    assert seen == [[2]]
+    assert list(answer["cards"]) == ["1", "2"] and "Paused" in answer["cards"]["2"]
+    assert "Paused" not in answer["cards"]["1"]
