@@ -50,10 +50,11 @@ def load_demo(path: Path) -> float:
 
 
 def serve(env: dict[str, str], *, port: int, threads: int = 1,
-          app: str = "config.wsgi") -> subprocess.Popen:
-    """gunicorn with 2 workers on ``port``, once ``/healthz`` answers."""
+          app: str = "config.wsgi", nice: bool = True) -> subprocess.Popen:
+    """gunicorn with 2 workers on ``port``, once ``/healthz`` answers (``nice=False``: at
+    this process's own priority)."""
     server = subprocess.Popen(
-        [*NICE, sys.executable, "-m", "gunicorn", app, "--workers", "2",
+        [*(NICE if nice else []), sys.executable, "-m", "gunicorn", app, "--workers", "2",
          "--threads", str(threads), "--bind", f"127.0.0.1:{port}", "--log-level", "warning"],
         cwd=ROOT, env=env)
     for _ in range(150):
@@ -64,6 +65,30 @@ def serve(env: dict[str, str], *, port: int, threads: int = 1,
             time.sleep(0.2)
     server.terminate()
     raise SystemExit("gunicorn did not start")
+
+
+def workers_cpu(server: subprocess.Popen) -> float:
+    """CPU seconds (user + system) the server's workers used so far (Linux /proc)."""
+    master = server.pid
+    try:
+        children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    except OSError:
+        return float("nan")
+    ticks = 0
+    for pid in children:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        ticks += int(fields[11]) + int(fields[12])  # utime, stime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def nice_as_the_server() -> None:
+    """This process (and what it starts from now on) at the priority the servers run at: a
+    load generator on the server's own cores must not take the server's CPU first."""
+    if NICE:
+        os.nice(max(0, int(NICE[-1]) - os.nice(0)))
 
 
 def wrk(url: str, *, seconds: str, connections: int = 32, threads: int = 2,

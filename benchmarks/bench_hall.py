@@ -57,8 +57,10 @@ from _served import (  # noqa: E402
     fresh_round,
     goal,
     load_demo,
+    nice_as_the_server,
     serve,
     server_env,
+    workers_cpu,
     wrk_errors,
     wrk_rate,
 )
@@ -192,20 +194,24 @@ class Connection:
         raise AssertionError("unreachable")
 
     async def _answer(self) -> tuple[int, dict, bytes, int]:
+        """The answer, read with as few awaits as a phone's network stack would cost us: the
+        status line and headers at once, then the body (the load generator shares the two
+        cores with the server, so its own CPU per poll is kept small)."""
         reader = self.reader
-        line = await reader.readline()
-        if not line:
-            raise EOFError("closed")
-        wire = len(line)
-        status = int(line.split()[1])
+        try:
+            head = await reader.readuntil(b"\r\n\r\n")
+        except asyncio.IncompleteReadError as error:
+            if not error.partial:
+                raise EOFError("closed") from None
+            raise
+        wire = len(head)
+        lines = head.decode("latin-1").split("\r\n")
+        status = int(lines[0].split()[1])
         headers: dict[str, str] = {}
-        while True:
-            line = await reader.readline()
-            wire += len(line)
-            if line in (b"\r\n", b"\n", b""):
-                break
-            name, _, value = line.decode("latin-1").partition(":")
-            headers[name.strip().lower()] = value.strip()
+        for line in lines[1:]:
+            if line:
+                name, _, value = line.partition(":")
+                headers[name.strip().lower()] = value.strip()
         if status in (204, 304):
             body = b""
         elif "content-length" in headers:
@@ -269,8 +275,8 @@ class Spectator:
 
     async def fetch(self, path: str, etag: str = "") -> tuple[int, dict, bytes]:
         try:  # a phone gives up after 30 s (TimeoutError is an OSError)
-            status, headers, body, wire = await asyncio.wait_for(
-                self.connection.get(path, etag), timeout=30)
+            async with asyncio.timeout(30):  # no task per request, unlike wait_for
+                status, headers, body, wire = await self.connection.get(path, etag)
         except (OSError, EOFError, asyncio.IncompleteReadError, ValueError, IndexError):
             self.errors += 1
             self.connection.close()
@@ -368,8 +374,11 @@ async def _spectate(count: int, seconds: float) -> list[dict]:
 
 def spectators_process(count: int, seconds: float, out) -> None:
     """The crowd in a process of its own (one event loop; the bankers' threads and their
-    GIL are elsewhere), so the figures are the server's, not the client's."""
-    out.put(asyncio.run(_spectate(count, seconds)))
+    GIL are elsewhere), so the figures are the server's, not the client's; with the CPU
+    seconds the crowd itself used (it shares the two cores with the server)."""
+    started = time.process_time()
+    crowd = asyncio.run(_spectate(count, seconds))
+    out.put((crowd, time.process_time() - started))
 
 
 def phone_client_class():
@@ -459,7 +468,10 @@ def hall(db: Path, spectators: int) -> bool:
              for table in tables}
     close_old_connections()
     # Like the event laptop's gthread workers; the queries of each write counted in a header.
-    server = serve(env, port=PORT, threads=4, app=COUNTED_APP)
+    # The bankers' threads and the spectators' process share the two cores with the server:
+    # all at one priority (before, the server ran niced and the load generator took the CPU).
+    nice_as_the_server()
+    server = serve(env, port=PORT, threads=4, app=COUNTED_APP, nice=False)
     stop = threading.Event()
     stats = Stats()
     plan = Plan(gap=(10.0, 30.0), duplicate_rate=0.0, void_rate=0.02)
@@ -567,9 +579,12 @@ def hall(db: Path, spectators: int) -> bool:
     try:
         crowd.start()
         started = time.monotonic()
+        server_cpu, bankers_cpu = workers_cpu(server), time.process_time()
         for thread in [*bankers, threading.Thread(target=confirmer, daemon=True)]:
             thread.start()
-        results = out.get(timeout=HALL_SECONDS + 120)
+        results, crowd_cpu = out.get(timeout=HALL_SECONDS + 120)
+        cpu = {"server": workers_cpu(server) - server_cpu, "spectators": crowd_cpu,
+               "bankers": time.process_time() - bankers_cpu}
         stop.set()
         elapsed = time.monotonic() - started
         for banker in bankers:
@@ -584,7 +599,7 @@ def hall(db: Path, spectators: int) -> bool:
         server.terminate()
         server.wait(timeout=20)
     return report(spectators=spectators, elapsed=elapsed, bankers=bankers, stats=stats,
-                  confirmed=confirmed, results_db=results_db, results=results)
+                  confirmed=confirmed, results_db=results_db, results=results, cpu=cpu)
 
 
 def _percentile(ordered: list[float], share: float) -> float:
@@ -592,7 +607,7 @@ def _percentile(ordered: list[float], share: float) -> float:
 
 
 def report(*, spectators: int, elapsed: float, bankers: list, stats, confirmed: list[float],
-           results_db: int, results: list[dict]) -> bool:
+           results_db: int, results: list[dict], cpu: dict[str, float]) -> bool:
     """The hall's figures, then issue 29's goals beside them; True when all were met."""
     nan = float("nan")
     events = stats.posted + stats.replayed
@@ -648,6 +663,13 @@ def report(*, spectators: int, elapsed: float, bankers: list, stats, confirmed: 
     errors = sum(r["errors"] for r in results)
     print(f"  {len(results)} spectators (half on the leaderboard, half on the tables page): "
           f"{requests / elapsed:.0f} req/s, {errors} errors")
+    cores = (os.cpu_count() or 2) * elapsed
+    served = requests + len(costs)
+    print(f"  CPU of the {os.cpu_count()} cores ({cores:.0f} core-seconds): the server "
+          f"{cpu['server']:.0f} s ({100 * cpu['server'] / cores:.0f} %, "
+          f"{1000 * cpu['server'] / max(served, 1):.2f} ms per request of {served}), the "
+          f"spectators' process {cpu['spectators']:.0f} s ({100 * cpu['spectators'] / cores:.0f} %"
+          f"), the bankers {cpu['bankers']:.0f} s ({100 * cpu['bankers'] / cores:.0f} %)")
     per_minute = [r["bytes"] / (r["watched"] / 60) for r in results if r["watched"] > 0]
     steady = [r["poll_bytes"] / (r["watched"] / 60) for r in results if r["watched"] > 0]
     polls = [r["polls"] / (r["watched"] / 60) for r in results if r["watched"] > 0]
