@@ -113,8 +113,9 @@ class Spectator:
     """A phone on the leaderboard or the tables page, polling like static/js/public.js: the
     version document every 1.5 s (the whole one first, then only what changed since the one
     it has: ``?since=g``; a poll is skipped while the last one is still busy), then
-    the standings fragment when their generation moved and only the cards that changed (the
-    whole tables fragment when more than 60 did, or the round changed)."""
+    the standings fragment when their generation moved; on the tables page the delta carries
+    the changed cards (``&cards=1``), a card it lacks is fetched (the whole tables fragment
+    when more than 60 changed, or the round changed)."""
 
     def __init__(self, index: int, page: str) -> None:
         self.index, self.page = index, page
@@ -178,8 +179,9 @@ class Spectator:
                 break
             await asyncio.sleep(tick - loop.time())
             started = loop.time()
-            if since:
-                status, headers, body = await self.fetch(f"/t/{SLUG}/live/v?since={since}")
+            if since:  # the tables page asks for the changed cards with the delta
+                status, headers, body = await self.fetch(
+                    f"/t/{SLUG}/live/v?since={since}" + ("&cards=1" if tables else ""))
             else:
                 status, headers, body = await self.fetch(f"/t/{SLUG}/live/v", version_etag)
             self.polls += 1
@@ -205,11 +207,15 @@ class Spectator:
                             tables_etag = headers.get("etag", "")
                         round_key = doc["r"]
                         cards = dict(doc["t"])
-                    elif changed:
-                        status, _, _ = await self.fetch(f"/t/{SLUG}/live/cards?n="
-                                                        + ",".join(changed))
-                        if status == 200:
-                            cards.update({n: doc["t"][n] for n in changed})
+                    else:
+                        carried = doc.get("c") or {}
+                        cards.update({n: doc["t"][n] for n in changed if n in carried})
+                        missing = [n for n in changed if n not in carried]
+                        if missing:
+                            status, _, _ = await self.fetch(f"/t/{SLUG}/live/cards?n="
+                                                            + ",".join(missing))
+                            if status == 200:
+                                cards.update({n: doc["t"][n] for n in missing})
             seconds = loop.time() - started
             self.poll_seconds.append(seconds)
             self.in_time += status != 0 and seconds <= POLL

@@ -30,13 +30,19 @@ from config.errors import DomainError
 LIVE = "/live/"  # every early answer's address has it; any other request passes at once
 
 
+def _with_cards(request: HttpRequest) -> bool:
+    return request.GET.get("cards") == "1"
+
+
 @cache
-def _answers() -> dict[str, tuple[Callable[..., HttpResponse], bool]]:
-    """View name → (the view's answer, whether it depends on the language)."""
+def _answers() -> dict[str, tuple[Callable[..., HttpResponse], Callable[[HttpRequest], bool]
+                                  | bool]]:
+    """View name → (the view's answer, whether it depends on the language: always, never, or
+    as the request says — the version poll only when it carries the tables' cards)."""
     from public import views  # the views import the whole public site
 
     return {
-        "public:versions": (views.versions_answer, False),
+        "public:versions": (views.versions_answer, _with_cards),
         "public:cards": (views.cards_answer, True),
         **{f"public:{name}": (view.answer, True) for name, view in views.FRAGMENT_VIEWS.items()},
     }
@@ -67,7 +73,7 @@ def early_answer(request: HttpRequest) -> HttpResponse | None:
         return None
     answer, in_language = found
     try:
-        if not in_language:
+        if not (in_language(request) if callable(in_language) else in_language):
             return answer(request, **match.kwargs)
         with translation.override(translation.get_language_from_request(request)):
             request.LANGUAGE_CODE = translation.get_language()

@@ -173,12 +173,18 @@ def current_versions(slug: str, generation: str | None = None, *,
     return document
 
 
-def versions_delta(slug: str, since: str) -> bytes | None:
+#: A page with more changed cards than this takes the whole tables fragment (public.js).
+CARDS_IN_A_DELTA = 60
+
+
+def versions_delta(slug: str, since: str, *, with_cards: bool = False) -> bytes | None:
     """What changed since the document ``since`` a page already has (``d``: the cards whose
     version changed): a few dozen bytes where the whole document of 167 tables is a kilobyte —
     a hall's phones poll it every 1.5 s, so it costs two reads of the cache (the generations,
-    then both documents at once). None when ``since`` is unknown (expired, made up) or the
-    round changed: the page then takes the whole document."""
+    then both documents at once). ``with_cards`` (the tables page): the changed cards
+    themselves too (``c``, in the active language), so the page follows in one request per
+    poll instead of two. None when ``since`` is unknown (expired, made up) or the round
+    changed: the page then takes the whole document."""
     if not since or len(since) > 40:
         return None
     generation = cache.generations(slug, VERSIONS)
@@ -192,8 +198,12 @@ def versions_delta(slug: str, since: str) -> bytes | None:
         return None
     changed = {number: version for number, version in now["t"].items()
                if before["t"].get(number) != version}
-    return json.dumps({"g": now["g"], "s": now["s"], "r": now["r"], "d": changed},
-                      separators=(",", ":")).encode()
+    delta: dict[str, Any] = {"g": now["g"], "s": now["s"], "r": now["r"], "d": changed}
+    if with_cards and changed and len(changed) <= CARDS_IN_A_DELTA:
+        round_key, cards_found = _cards(slug, now, [int(number) for number in changed])
+        if round_key == now["r"]:
+            delta["c"] = {str(n): html for n, html in cards_found.items()}
+    return json.dumps(delta, separators=(",", ":"), ensure_ascii=False).encode()
 
 
 def cards_document(slug: str, numbers: Sequence[int]) -> bytes:
@@ -201,10 +211,18 @@ def cards_document(slug: str, numbers: Sequence[int]) -> bytes:
 
     Every spectator asks for another set, so the answer is not cached as a whole; but the
     cached version document names each card's version, and a card is cached under its
-    version: the usual answer is three cache reads, no query (a hall of 1,000 phones asks a
-    few hundred times a second). Only a card not in the cache is built from the database."""
-    wanted = sorted(set(numbers))[:MAX_CARDS]
-    document = current_versions(slug)
+    version: the usual answer is three cache reads, no query. Only a card not in the cache is
+    built from the database."""
+    round_key, found = _cards(slug, current_versions(slug), sorted(set(numbers))[:MAX_CARDS])
+    return json.dumps({"r": round_key, "cards": {str(n): html for n, html in found.items()}},
+                      separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def _cards(slug: str, document: dict[str, Any], wanted: list[int]
+           ) -> tuple[str | None, dict[int, str]]:
+    """The round's key and the cards of ``wanted`` (sorted), in the active language: from the
+    cache by the versions ``document`` names; a card not there is built from the database
+    (all of them when the round changed meanwhile)."""
     round_key = document.get("r")
     found: dict[int, str] = {}
     if round_key:
@@ -221,9 +239,7 @@ def cards_document(slug: str, numbers: Sequence[int]) -> bytes:
         if built_round != round_key:  # the round changed meanwhile: all from the database
             data, found, round_key = overview(tournament, numbers=wanted), {}, built_round
         found.update(cards(tournament, data))
-    return json.dumps({"r": round_key,
-                       "cards": {str(n): found[n] for n in wanted if n in found}},
-                      separators=(",", ":"), ensure_ascii=False).encode()
+    return round_key, {n: found[n] for n in wanted if n in found}
 
 
 def parse_numbers(text: str) -> list[int]:

@@ -230,12 +230,15 @@ JSON_POLL = csp_exempt()
 @JSON_POLL
 def versions_answer(request: HttpRequest, slug: str) -> HttpResponse:
     """The live pages' tiny poll: which fragments changed (standings, each table's card) —
-    with ``?since=<g>`` only the cards that changed since the document the page has. Nothing
-    in it depends on the visitor (no session, user or language), so ``public.early`` gives it
-    before Django looks at any of them."""
-    delta = tables.versions_delta(slug, request.GET.get("since", ""))
+    with ``?since=<g>`` only the cards that changed since the document the page has, and with
+    ``&cards=1`` (the tables page) those cards themselves, in the visitor's language. Nothing
+    in it depends on who asks, so ``public.early`` gives it before the session."""
+    with_cards = request.GET.get("cards") == "1"
+    delta = tables.versions_delta(slug, request.GET.get("since", ""), with_cards=with_cards)
     if delta is not None:
         response = HttpResponse(delta, content_type="application/json")
+        if with_cards:
+            patch_vary_headers(response, ("Cookie", "Accept-Language"))
     else:
         response = fragments.etag_response(request, tables.versions_document(slug),
                                            content_type="application/json")

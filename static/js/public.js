@@ -168,21 +168,24 @@
     let known = null;  // every card's version, as of the document `since` names
     let since = null;
 
+    function swapCards(container, cards) {
+      Object.keys(cards).forEach((number) => {
+        const old = container.querySelector('[data-table="' + number + '"]');
+        if (!old) return;
+        const holder = document.createElement("div");
+        holder.innerHTML = cards[number];
+        if (holder.firstElementChild) old.replaceWith(holder.firstElementChild);
+      });
+      tick();
+    }
+
     function refreshCards(container, numbers) {
       const url = root.dataset.cards + "?n=" + numbers.join(",");
       return getFresh(url, null).then((response) => {
         if (response.status !== 200) return null;
         return response.json();
       }).then((doc) => {
-        if (!doc || !doc.cards) return;
-        Object.keys(doc.cards).forEach((number) => {
-          const old = container.querySelector('[data-table="' + number + '"]');
-          if (!old) return;
-          const holder = document.createElement("div");
-          holder.innerHTML = doc.cards[number];
-          if (holder.firstElementChild) old.replaceWith(holder.firstElementChild);
-        });
-        tick();
+        if (doc && doc.cards) swapCards(container, doc.cards);
       }).catch(() => {});
     }
 
@@ -206,8 +209,15 @@
             const card = grid.querySelector('[data-table="' + number + '"]');
             if (!card || card.dataset.v !== doc.t[number]) changed.push(number);
           });
+          // The poll's answer carries the changed cards (`&cards=1`): swapped at once; one
+          // it lacks (or a whole document's changes) is fetched.
+          const carried = doc.c || {};
+          const missing = changed.filter((number) => !(number in carried));
           if (changed.length > 60) work.push(refreshFragment(container));
-          else if (changed.length) work.push(refreshCards(grid, changed));
+          else {
+            if (missing.length < changed.length) swapCards(grid, carried);
+            if (missing.length) work.push(refreshCards(grid, missing));
+          }
         }
       }
       return Promise.all(work);
@@ -224,13 +234,16 @@
         known = Object.assign({}, doc.t || {});
       }
       since = doc.g || null;
-      return { s: doc.s, r: doc.r, t: known };
+      return { s: doc.s, r: doc.r, t: known, c: doc.c || null };
     }
 
     function poll() {
       if (busy || document.hidden) return;
       busy = true;
-      const url = root.dataset.versions + (since ? "?since=" + encodeURIComponent(since) : "");
+      // The tables page asks for the changed cards with the delta: one request per poll.
+      const withCards = document.querySelector("[data-live-tables]") ? "&cards=1" : "";
+      const url = root.dataset.versions
+        + (since ? "?since=" + encodeURIComponent(since) + withCards : "");
       getFresh(url, since ? null : etag).then((response) => {
         if (response.status !== 200) return null;
         if (!since) etag = response.headers.get("ETag");

@@ -63,3 +63,24 @@ def test_a_card_missing_from_the_cache_is_built_alone(hall, django_capture_on_co
     assert seen == [[2]]
     assert list(answer["cards"]) == ["1", "2"] and "Paused" in answer["cards"]["2"]
     assert "Paused" not in answer["cards"]["1"]
+
+
+@pytest.mark.parametrize(("language", "state"), [("de", "Pausiert"), ("en", "Paused")])
+def test_the_tables_page_s_poll_carries_the_changed_cards(
+        hall, django_capture_on_commit_callbacks, language, state):
+    """Issue 29: the tables page follows in one request per poll — the delta it asks for
+    (``&cards=1``) carries the changed cards in the visitor's language, before the session
+    and without a query; the leaderboard's poll (no ``cards``) stays the same for everyone."""
+    spectator = Client(HTTP_ACCEPT_LANGUAGE=language)
+    document = json.loads(spectator.get("/t/ka/live/v").content)
+    _pause(hall[1], django_capture_on_commit_callbacks)
+    plain = spectator.get(f"/t/ka/live/v?since={document['g']}")
+    assert "c" not in json.loads(plain.content)
+    assert "Accept-Language" not in plain.get("Vary", "")
+    with CaptureQueriesContext(connection) as ctx:
+        answer = spectator.get(f"/t/ka/live/v?since={document['g']}&cards=1")
+    assert counted(ctx.captured_queries) == [], explain(counted(ctx.captured_queries))
+    delta = json.loads(answer.content)
+    assert list(delta["d"]) == ["2"] and list(delta["c"]) == ["2"]
+    assert state in delta["c"]["2"] and 'data-table="2"' in delta["c"]["2"]
+    assert "Accept-Language" in answer["Vary"] and answer["Content-Language"] == language
