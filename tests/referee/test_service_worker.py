@@ -2,7 +2,7 @@
 the files the console loads; the console registers it; logging out drops its caches.
 
 The worker's behaviour in a browser (a reload without network) is in
-tests/e2e/test_console_browser.py.
+tests/e2e/test_console_service_worker_browser.py.
 """
 
 from __future__ import annotations
