@@ -18,7 +18,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from config.compression import Encoded
+from config.compression import Encoded, encode
 from public import selectors as public_selectors
 from public.fragments import (
     STATE_LABELS,
@@ -177,17 +177,35 @@ def current_versions(slug: str, generation: str | None = None, *,
 CARDS_IN_A_DELTA = 60
 
 
-def versions_delta(slug: str, since: str, *, with_cards: bool = False) -> bytes | None:
+def versions_delta(slug: str, since: str, *, with_cards: bool = False) -> Encoded | None:
     """What changed since the document ``since`` a page already has (``d``: the cards whose
-    version changed): a few dozen bytes where the whole document of 167 tables is a kilobyte —
-    a hall's phones poll it every 1.5 s, so it costs two reads of the cache (the generations,
-    then both documents at once). ``with_cards`` (the tables page): the changed cards
-    themselves too (``c``, in the active language), so the page follows in one request per
-    poll instead of two. None when ``since`` is unknown (expired, made up) or the round
-    changed: the page then takes the whole document."""
+    version changed): a few dozen bytes where the whole document of 167 tables is a kilobyte.
+    ``with_cards`` (the tables page): the changed cards themselves too (``c``, in the active
+    language), so the page follows in one request per poll instead of two. None when
+    ``since`` is unknown (expired, made up) or the round changed: the page then takes the
+    whole document.
+
+    A hall's phones poll it every 1.5 s, and the ones that polled last at the same change
+    ask for the same delta: both documents are immutable under their names, and so are the
+    cards under their versions, so the delta is kept (compressed) under its two names and the
+    language — after the first phone, a poll is two reads of the cache."""
     if not since or len(since) > 40:
         return None
     generation = cache.generations(slug, VERSIONS)
+    language = (translation.get_language() or "de") if with_cards else "-"
+    full_key = cache.key(slug, f"versions-delta:{since}:{generation}:{language}")
+    hit = django_cache.get(full_key)
+    if isinstance(hit, Encoded):
+        return hit
+    body = _delta(slug, since, generation, with_cards=with_cards)
+    if body is None:
+        return None
+    encoded = encode(body, cache.etag_of(body))
+    django_cache.set(full_key, encoded, timeout=VERSIONS_KEPT)
+    return encoded
+
+
+def _delta(slug: str, since: str, generation: str, *, with_cards: bool) -> bytes | None:
     keys = (_versions_key(slug, since), _versions_key(slug, generation))
     found = django_cache.get_many(keys)
     before = found.get(keys[0])

@@ -236,7 +236,7 @@ def versions_answer(request: HttpRequest, slug: str) -> HttpResponse:
     with_cards = request.GET.get("cards") == "1"
     delta = tables.versions_delta(slug, request.GET.get("since", ""), with_cards=with_cards)
     if delta is not None:
-        response = HttpResponse(delta, content_type="application/json")
+        response = fragments.etag_response(request, delta, content_type="application/json")
         if with_cards:
             patch_vary_headers(response, ("Cookie", "Accept-Language"))
     else:

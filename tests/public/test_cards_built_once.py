@@ -84,3 +84,27 @@ def test_the_tables_page_s_poll_carries_the_changed_cards(
     assert list(delta["d"]) == ["2"] and list(delta["c"]) == ["2"]
     assert state in delta["c"]["2"] and 'data-table="2"' in delta["c"]["2"]
     assert "Accept-Language" in answer["Vary"] and answer["Content-Language"] == language
+
+
+def test_phones_asking_the_same_delta_share_it(hall, django_capture_on_commit_callbacks):
+    """The phones that last polled at the same change ask for the same delta: it is made (and
+    compressed) once per language and kept under both documents' names."""
+    document = json.loads(Client().get("/t/ka/live/v").content)
+    _pause(hall[1], django_capture_on_commit_callbacks)
+    path = f"/t/ka/live/v?since={document['g']}&cards=1"
+    from public import tables
+
+    made = []
+    real = tables._delta
+
+    def counting(*args, **kwargs):
+        made.append(args)
+        return real(*args, **kwargs)
+
+    with mock.patch.object(tables, "_delta", counting):
+        answers = [Client().get(path, HTTP_ACCEPT_LANGUAGE=language, HTTP_ACCEPT_ENCODING="br")
+                   for language in ("de", "de", "de", "en", "en")]
+    assert len(made) == 2  # one per language
+    assert len({answer.content for answer in answers[:3]}) == 1
+    assert answers[0]["Content-Encoding"] == "br" and answers[0]["ETag"]
+    assert answers[0].content != answers[3].content
