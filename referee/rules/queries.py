@@ -190,12 +190,31 @@ def standings(state: GameState | Game) -> list[Standing]:
 # --------------------------------------------------------------------------- legal actions
 
 
+#: Refusals of a deed's action that do not depend on the deed: once one deed is refused with
+#: one of them, every other deed of the same action (and player) is refused too, so the rest
+#: are not checked. Per action: the checks before the handler (the game over, not started),
+#: the player's fields, and the handler's own conditions on the status, the ruleset, the
+#: player's deals and (an auction is always at the minimum bid) the bid and its cash.
+_ANY_DEED = frozenset({"game_over", "not_started", "time_goes_backwards"})
+_PLAYER_FIELD = frozenset({"missing_field", "wrong_type", "unknown_player", "player_bankrupt"})
+_SAME_FOR_EVERY_DEED: dict[str, frozenset[str]] = {
+    "deal": _ANY_DEED | _PLAYER_FIELD | {"deal_after_setup", "deals_not_allowed", "deal_limit"},
+    "buy": _ANY_DEED | _PLAYER_FIELD | {"auction_stop_pending"},
+    "auction": _ANY_DEED | _PLAYER_FIELD | {"bad_amount", "amount_too_large",
+                                            "auction_below_min_bid", "insufficient_cash"},
+}
+
+
 def legal_actions(state: GameState | Game, player: str) -> dict[str, list[str]]:
     """What ``player`` may do now, per action: the deeds it applies to, or ``[]`` for actions
     without a deed (``jail``, ``release``, ``pay``, ``cash``, ``bankrupt``). Actions that are not
     allowed are absent. Each entry passed the same checks ``apply`` makes, with the simplest
     parameters (auction at the minimum bid, trade to the next player for no cash, pay 1 to the
     bank, bankrupt to the bank).
+
+    A refusal that holds for every deed (``_SAME_FOR_EVERY_DEED``: e.g. dealing once play
+    runs, anything once the game is over) ends that action's checks: the console asks this for
+    every player on every post (issue 29).
     """
     s = _state(state)
     if player not in s.seats:
@@ -207,6 +226,19 @@ def legal_actions(state: GameState | Game, player: str) -> dict[str, list[str]]:
         except RuleViolation:
             return False
         return True
+
+    def allowed_deeds(action: str, events: list[dict[str, Any]]) -> list[str]:
+        same_for_all = _SAME_FOR_EVERY_DEED.get(action, _ANY_DEED)
+        deeds = []
+        for event in events:
+            try:
+                check_event(s, event)
+            except RuleViolation as refusal:
+                if refusal.code in same_for_all:
+                    return []
+                continue
+            deeds.append(event.get("deed") or event["deeds"][0])
+        return deeds
 
     out: dict[str, list[str]] = {}
     board = s.board
@@ -237,7 +269,7 @@ def legal_actions(state: GameState | Game, player: str) -> dict[str, list[str]]:
             )
         )
     for action, events in candidates:
-        deeds = [e.get("deed") or e["deeds"][0] for e in events if allowed(e)]
+        deeds = allowed_deeds(action, events)
         if deeds:
             out[action] = deeds
     for action, event in (
