@@ -110,8 +110,10 @@ def play_one(table, banker, traveller, *, seed: int, events: int, seconds: int,
         traveller.shift(seconds)
         if event is None:
             continue
+        # now and then an action made offline that waited in the phone's queue (made_at)
+        waited = dt.timedelta(seconds=95) if rng.random() < 0.1 else None
         with contextlib.suppress(DomainError):  # refused (a deadline came first): the next
-            services.post_event(game_id=game.pk, event=event, author=banker)
+            services.post_event(game_id=game.pk, event=event, author=banker, waited=waited)
         game = Game.objects.get(pk=game.pk)
         if game.event_count in STAGES[1:] or (not endings and game.event_count % 40 == 0):
             lines += render_all(client, table, f"t{table.number}-s{game.event_count}")
