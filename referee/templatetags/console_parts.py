@@ -19,6 +19,8 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString
 
 register = template.Library()
+APPROX = "\u2248"  # ≈: cash tracked without the ledger is a guess
+HOUSE = "\u2302"  # ⌂
 
 
 def _e(value: Any) -> str:
@@ -117,4 +119,98 @@ def trade_choices(context: template.Context, deeds: list[dict[str, Any]], field:
             with context.push(d=d):
                 out.append(payoff.render(context))
         out.append("\n        ")
+    return SafeString("".join(out))
+
+
+@register.simple_tag
+def board_deeds(deeds: Iterable[dict[str, Any]], word_bank: str,
+                word_mortgaged: str) -> SafeString:
+    """``_board.html``: one group's deeds with owner, buildings and mortgage."""
+    word_bank, word_mortgaged = _e(word_bank), _e(word_mortgaged)
+    out = []
+    for d in deeds:
+        mortgaged = d["mortgaged"]
+        owner = (f'<span class="seat-no">{_e(d["owner_seat"])}</span> {_e(d["owner_name"])}'
+                 if d["owner"] else f'<span class="muted">{word_bank}</span>')
+        level = "H" if d["hotel"] else (f"{_e(d['houses'])}{HOUSE}" if d["houses"] else "")
+        out.append(
+            f'\n            <li class="board-deed{" is-mortgaged" if mortgaged else ""}">\n'
+            f'              <span class="deed-name">{_e(d["name"])}</span>\n'
+            f'              <span class="deed-owner">{owner}</span>\n'
+            f'              <span class="deed-level">{level}'
+            f'{f" {word_mortgaged}" if mortgaged else ""}</span>\n'
+            f'            </li>\n          '
+        )
+    return SafeString("".join(out))
+
+
+@register.simple_tag(takes_context=True)
+def feed_items(context: template.Context, feed: Iterable[dict[str, Any]], word_cancelled: str,
+               word_correct: str) -> SafeString:
+    """``_feed.html``: the events, latest first; an event made offline says when (its words:
+    ``_feed_made.html``)."""
+    word_cancelled, word_correct = _e(word_cancelled), _e(word_correct)
+    made = context.template.engine.get_template("referee/console/_feed_made.html")
+    out = []
+    for item in feed:
+        index, text = _e(item["index"]), _e(item["text"])
+        voided = item["voided"]
+        out.append(
+            f'\n        <li class="feed-item{" is-voided" if voided else ""}" data-index="{index}">'
+            f'\n          <span class="feed-no">{index}</span>'
+            f'\n          <span class="feed-time">{_e(item["time"])}</span>'
+            f'\n          <span class="feed-text">{text}'
+            f'{f" <em>({word_cancelled})</em>" if voided else ""}'
+        )
+        if item["made_at"]:
+            with context.push(item=item):
+                out.append(made.render(context))
+        out.append("</span>\n          ")
+        if item["voidable"]:
+            out.append(
+                f'\n            <button type="button" class="btn btn-small" data-open="sheet-void"'
+                f' data-event="{index}"\n                    data-event-text="{text}">'
+                f'{word_correct}</button>\n          '
+            )
+        out.append("\n        </li>\n      ")
+    return SafeString("".join(out))
+
+
+@register.simple_tag
+def player_chips(players: Iterable[dict[str, Any]], selected: Any, ledger: Any, word_out: str,
+                 word_jail: str) -> SafeString:
+    """``_play.html``: a chip per player (seat, name, cash) that opens the player's panel."""
+    word_out, word_jail = _e(word_out), _e(word_jail)
+    out = []
+    for p in players:
+        bankrupt, jailed = p["bankrupt"], p["in_jail"]
+        jail = f'<span class="tag tag-jail">{word_jail}</span>' if jailed else ""
+        cash = word_out if bankrupt else f'{"" if ledger else APPROX}{_e(p["cash"])}'
+        out.append(
+            f'\n    <button type="button" class="player-chip{" is-out" if bankrupt else ""}'
+            f'{" is-jailed" if jailed else ""}"\n            data-select-player="{_e(p["key"])}"'
+            f' aria-pressed="{"true" if p["key"] == selected else "false"}"\n            '
+            f'{"disabled" if bankrupt else ""}>\n      <span class="seat-no">{_e(p["seat"])}</span>'
+            f'\n      <span class="pname">{_e(p["name"])}</span>'
+            f'\n      <span class="pcash">{cash}</span>\n      '
+            f'{jail}'
+            f'\n    </button>\n  '
+        )
+    return SafeString("".join(out))
+
+
+@register.simple_tag
+def deed_chips(deeds: Iterable[dict[str, Any]], word_mortgaged: str) -> SafeString:
+    """``_play.html``: a player's deeds as chips, with buildings and mortgage."""
+    word_mortgaged = _e(word_mortgaged)
+    out = []
+    for d in deeds:
+        mortgaged = d["mortgaged"]
+        level = (" <b>H</b>" if d["hotel"]
+                 else (f" <b>{_e(d['houses'])}{HOUSE}</b>" if d["houses"] else ""))
+        out.append(
+            f'\n          <li class="deed-chip g-{_e(d["group_class"])}'
+            f'{" is-mortgaged" if mortgaged else ""}">\n            {_e(d["name"])}{level}'
+            f'{f" <b>{word_mortgaged}</b>" if mortgaged else ""}\n          </li>\n        '
+        )
     return SafeString("".join(out))
