@@ -12,10 +12,10 @@ fragment byte for byte.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from html import escape as html_escape
 from typing import Any
 
 from django import template
-from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString
 
 register = template.Library()
@@ -24,8 +24,12 @@ HOUSE = "\u2302"  # ⌂
 
 
 def _e(value: Any) -> str:
-    """A value as ``{{ value }}`` writes it with localization off."""
-    return conditional_escape(value if isinstance(value, str) else str(value))
+    """A value as ``{{ value }}`` writes it with localization off: ``conditional_escape``
+    without its lazy-argument wrapper (a fifth of the tags' time): safe text as it is, the
+    rest as ``str`` escaped by ``html.escape`` (as Django's ``escape`` does)."""
+    if hasattr(value, "__html__"):
+        return value.__html__()
+    return html_escape(str(value))
 
 
 @register.simple_tag
