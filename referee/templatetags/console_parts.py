@@ -16,6 +16,7 @@ from html import escape as html_escape
 from typing import Any
 
 from django import template
+from django.utils.functional import Promise
 from django.utils.safestring import SafeString
 
 register = template.Library()
@@ -25,8 +26,11 @@ HOUSE = "\u2302"  # ⌂
 
 def _e(value: Any) -> str:
     """A value as ``{{ value }}`` writes it with localization off: ``conditional_escape``
-    without its lazy-argument wrapper (a fifth of the tags' time): safe text as it is, the
-    rest as ``str`` escaped by ``html.escape`` (as Django's ``escape`` does)."""
+    without its lazy-argument wrapper (a fifth of the tags' time): safe text as it is (a
+    template's ``_("…")`` included), the rest as ``str`` escaped by ``html.escape`` (as
+    Django's ``escape`` does)."""
+    if isinstance(value, Promise):  # a lazy translation of a safe text stays safe
+        value = str(value)
     if hasattr(value, "__html__"):
         return value.__html__()
     return html_escape(str(value))
@@ -218,3 +222,57 @@ def deed_chips(deeds: Iterable[dict[str, Any]], word_mortgaged: str) -> SafeStri
             f'{f" <b>{word_mortgaged}</b>" if mortgaged else ""}\n          </li>\n        '
         )
     return SafeString("".join(out))
+
+
+@register.simple_tag
+def action_buttons(buttons: Iterable[dict[str, Any]], player: Any,
+                   word_no_action: str) -> SafeString:
+    """``_play.html``: a player's action buttons, each opening its sheet (or why there is
+    none)."""
+    key = _e(player)
+    out = [
+        f'\n        <button type="button" class="btn act act-{_e(b["code"])}" data-open="sheet-'
+        f'{_e(b["code"])}" data-player="{key}">{_e(b["label"])}</button>\n      '
+        for b in buttons
+    ]
+    if not out:
+        return SafeString(f'\n        <p class="muted">{_e(word_no_action)}</p>\n      ')
+    return SafeString("".join(out))
+
+
+@register.simple_tag
+def unavailable_items(items: Iterable[dict[str, Any]], lang: Any) -> SafeString:
+    """``_play.html``: why an action a player might expect is refused now (in the reader's
+    language)."""
+    message = "message_en" if lang == "en" else "message_de"
+    return SafeString("".join(
+        f'<li data-rule="{_e(u["code"])}"><b>{_e(u["label"])}</b>: {_e(u[message])}</li>'
+        for u in items
+    ))
+
+
+@register.simple_tag
+def sheet_open(action: Any, title: Any, close_label: Any) -> SafeString:
+    """The start of a player's action sheet (was ``_sheet_open.html``); ``sheet_confirm``
+    ends it."""
+    a = _e(action)
+    return SafeString(
+        f'\n<dialog id="sheet-{a}" class="sheet" aria-labelledby="sheet-{a}-title">\n'
+        f'  <form class="action" data-action="{a}">\n    <input type="hidden" name="player">\n'
+        f'    <header class="sheet-head"><h2 id="sheet-{a}-title">{_e(title)} \u00b7 <span'
+        f' data-player-name></span></h2><button type="button" class="btn btn-close" data-close'
+        f' aria-label="{_e(close_label)}">\u00d7</button></header>\n'
+    )
+
+
+@register.simple_tag
+def sheet_confirm(word_confirm: Any, confirm_label: Any = "",
+                  confirm_kind: Any = "") -> SafeString:
+    """The end of an action sheet (was ``_sheet_confirm.html``): the engine's answer and the
+    confirm button (``word_confirm`` unless the sheet names its own ``confirm_label``)."""
+    return SafeString(
+        f'\n    <div class="answer" aria-live="polite"></div>\n    <button type="submit"'
+        f' class="btn {_e(confirm_kind or "btn-go")} btn-confirm" disabled>'
+        f'{_e(confirm_label) if confirm_label else _e(word_confirm)}</button>\n  </form>\n'
+        f'</dialog>\n'
+    )
