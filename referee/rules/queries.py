@@ -3,6 +3,7 @@ what a player may do now. All take a ``GameState`` (or a ``Game``) and change no
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -203,6 +204,15 @@ _SAME_FOR_EVERY_DEED: dict[str, frozenset[str]] = {
     "auction": _ANY_DEED | _PLAYER_FIELD | {"bad_amount", "amount_too_large",
                                             "auction_below_min_bid", "insufficient_cash"},
 }
+#: What the checks of an action on a deed with the bank read of the deed (its handler:
+#: ``handlers_deeds``): deeds alike in it get the same answer, so one of them is checked.
+#: A deal reads the price (paid deals in ledger mode), a purchase also whether the deed must
+#: be auctioned, an auction at the minimum bid nothing of the deed.
+_UNOWNED_DEED_READS: dict[str, Callable[[GameState, Square], Hashable]] = {
+    "deal": lambda s, deed: deed.price,
+    "buy": lambda s, deed: (deed.key in s.must_auction, deed.price),
+    "auction": lambda s, deed: None,
+}
 
 
 def legal_actions(state: GameState | Game, player: str) -> dict[str, list[str]]:
@@ -213,8 +223,9 @@ def legal_actions(state: GameState | Game, player: str) -> dict[str, list[str]]:
     bank, bankrupt to the bank).
 
     A refusal that holds for every deed (``_SAME_FOR_EVERY_DEED``: e.g. dealing once play
-    runs, anything once the game is over) ends that action's checks: the console asks this for
-    every player on every post (issue 29).
+    runs, anything once the game is over) ends that action's checks, and of the deeds with
+    the bank one per kind the checks tell apart is checked (``_UNOWNED_DEED_READS``): the
+    console asks this for every player on every post (issue 29).
     """
     s = _state(state)
     if player not in s.seats:
@@ -229,15 +240,31 @@ def legal_actions(state: GameState | Game, player: str) -> dict[str, list[str]]:
 
     def allowed_deeds(action: str, events: list[dict[str, Any]]) -> list[str]:
         same_for_all = _SAME_FOR_EVERY_DEED.get(action, _ANY_DEED)
-        deeds = []
-        for event in events:
+        reads = _UNOWNED_DEED_READS.get(action)
+
+        def passes(event: dict[str, Any]) -> bool | None:
+            """True, False, or None: refused for every deed."""
             try:
                 check_event(s, event)
             except RuleViolation as refusal:
-                if refusal.code in same_for_all:
-                    return []
-                continue
-            deeds.append(event.get("deed") or event["deeds"][0])
+                return None if refusal.code in same_for_all else False
+            return True
+
+        answers: dict[Hashable, bool | None] = {}
+        deeds = []
+        for event in events:
+            key = event.get("deed") or event["deeds"][0]
+            if reads is None:
+                ok = passes(event)
+            else:
+                alike = reads(s, board.deed(key))
+                if alike not in answers:
+                    answers[alike] = passes(event)
+                ok = answers[alike]
+            if ok is None:
+                return []
+            if ok:
+                deeds.append(key)
         return deeds
 
     out: dict[str, list[str]] = {}

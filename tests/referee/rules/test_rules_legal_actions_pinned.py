@@ -1,5 +1,6 @@
 """``legal_actions`` stops checking an action's deeds at a refusal that holds for every deed
-(issue 29: the console asks it for every player on every post). Pinned: its answers are those
+and checks one deed of each kind its checks tell apart (issue 29: the console asks it for every
+player on every post). Pinned: its answers are those
 of checking every deed (the function as it was, below) on every state of many random games,
 for every player; and the deeds are no longer all checked when play runs or the game is over."""
 
@@ -125,7 +126,9 @@ def test_dealing_is_checked_once_when_play_runs(monkeypatch):
     assert game.status == "running" and len(queries.unowned_deeds(game)) == 28
     counts = checked(monkeypatch, game, "anna")
     assert counts["deal"] == 1  # every deed checked: 28
-    assert counts["buy"] == counts["auction"] == 28
+    assert counts["auction"] == 1  # at the minimum bid the deed makes no difference
+    prices = {deed.price for deed in game.state.board.deeds}
+    assert counts["buy"] == len(prices) < 28  # one deed per price
 
 
 def test_each_action_is_checked_once_when_the_game_is_over(monkeypatch):
@@ -136,3 +139,15 @@ def test_each_action_is_checked_once_when_the_game_is_over(monkeypatch):
     assert game.status == "finished"
     counts = checked(monkeypatch, game, "anna")
     assert counts["deal"] == counts["buy"] == counts["auction"] == 1
+
+
+@pytest.mark.parametrize("cash", [0, 60, 100, 199, 200, 350, 1500])
+def test_paid_deals_and_purchases_a_player_can_afford_only_in_part(cash):
+    """In ledger mode a deal and a purchase cost the deed's price: the deeds offered depend
+    on it (one deed per price checked, not one for all)."""
+    for phase in ("setup", "play"):
+        game = new_game("karlsruhe", ledger=True)
+        if phase == "play":
+            game.apply({"type": "pay", "from": "ben", "to": "bank", "amount": 1})
+        game.apply({"type": "cash", "player": "anna", "amount": cash})
+        assert legal_actions(game, "anna") == every_deed_checked(game, "anna")
