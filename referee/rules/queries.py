@@ -206,11 +206,11 @@ _SAME_FOR_EVERY_DEED: dict[str, frozenset[str]] = {
 }
 #: What the checks of an action on a deed with the bank read of the deed (its handler:
 #: ``handlers_deeds``): deeds alike in it get the same answer, so one of them is checked.
-#: A deal reads the price (paid deals in ledger mode), a purchase also whether the deed must
-#: be auctioned, an auction at the minimum bid nothing of the deed.
+#: A deal reads the price (paid deals: only a ledger's exact cash refuses one), a purchase
+#: also whether the deed must be auctioned, an auction at the minimum bid nothing of the deed.
 _UNOWNED_DEED_READS: dict[str, Callable[[GameState, Square], Hashable]] = {
-    "deal": lambda s, deed: deed.price,
-    "buy": lambda s, deed: (deed.key in s.must_auction, deed.price),
+    "deal": lambda s, deed: deed.price if s.ledger else None,
+    "buy": lambda s, deed: (deed.key in s.must_auction, deed.price if s.ledger else None),
     "auction": lambda s, deed: None,
 }
 

@@ -127,8 +127,11 @@ def test_dealing_is_checked_once_when_play_runs(monkeypatch):
     counts = checked(monkeypatch, game, "anna")
     assert counts["deal"] == 1  # every deed checked: 28
     assert counts["auction"] == 1  # at the minimum bid the deed makes no difference
-    prices = {deed.price for deed in game.state.board.deeds}
-    assert counts["buy"] == len(prices) < 28  # one deed per price
+    assert counts["buy"] == 1  # without the ledger the price refuses nothing
+    ledger = new_game("karlsruhe", {"type": "pay", "from": "anna", "to": "bank", "amount": 10},
+                      ledger=True)
+    prices = {deed.price for deed in ledger.state.board.deeds}
+    assert checked(monkeypatch, ledger, "anna")["buy"] == len(prices) < 28  # one per price
 
 
 def test_each_action_is_checked_once_when_the_game_is_over(monkeypatch):
