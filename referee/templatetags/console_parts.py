@@ -18,6 +18,7 @@ from typing import Any
 from django import template
 from django.utils.functional import Promise
 from django.utils.safestring import SafeString
+from django.utils.translation import get_language
 
 register = template.Library()
 APPROX = "\u2248"  # ≈: cash tracked without the ledger is a guess
@@ -276,3 +277,36 @@ def sheet_confirm(word_confirm: Any, confirm_label: Any = "",
         f'{_e(confirm_label) if confirm_label else _e(word_confirm)}</button>\n  </form>\n'
         f'</dialog>\n'
     )
+
+
+class PerLanguageNode(template.Node):
+    """A block whose text depends only on the language and the ``keys``: rendered once per
+    process and language (and keys), then reused."""
+
+    LIMIT = 64  # texts kept per block (languages × keys)
+
+    def __init__(self, nodelist: template.NodeList, keys: list[Any]) -> None:
+        self.nodelist = nodelist
+        self.keys = keys
+        self.rendered: dict[tuple[Any, ...], str] = {}
+
+    def render(self, context: template.Context) -> str:
+        key = (get_language(), *(k.resolve(context) for k in self.keys))
+        text = self.rendered.get(key)
+        if text is None:
+            text = self.nodelist.render(context)
+            if len(self.rendered) < self.LIMIT:
+                self.rendered[key] = text
+        return text
+
+
+@register.tag("per_language")
+def per_language(parser: template.base.Parser, token: template.base.Token) -> PerLanguageNode:
+    """``{% per_language key… %}…{% end_per_language %}``: the console's sheets that only
+    translated words and the ``key`` values fill (the void sheet, the dice, the cash count),
+    written once per language instead of on every post. Nothing inside may depend on the
+    game beyond the keys, or set a variable used after the block (it is not rendered again)."""
+    keys = [parser.compile_filter(bit) for bit in token.split_contents()[1:]]
+    nodelist = parser.parse(("end_per_language",))
+    parser.delete_first_token()
+    return PerLanguageNode(nodelist, keys)
