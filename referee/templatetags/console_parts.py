@@ -30,6 +30,8 @@ def _e(value: Any) -> str:
     without its lazy-argument wrapper (a fifth of the tags' time): safe text as it is (a
     template's ``_("…")`` included), the rest as ``str`` escaped by ``html.escape`` (as
     Django's ``escape`` does)."""
+    if type(value) is int:  # most values: nothing to escape in a number
+        return str(value)
     if isinstance(value, Promise):  # a lazy translation of a safe text stays safe
         value = str(value)
     if hasattr(value, "__html__"):
