@@ -154,3 +154,13 @@ def test_paid_deals_and_purchases_a_player_can_afford_only_in_part(cash):
             game.apply({"type": "pay", "from": "ben", "to": "bank", "amount": 1})
         game.apply({"type": "cash", "player": "anna", "amount": cash})
         assert legal_actions(game, "anna") == every_deed_checked(game, "anna")
+
+
+@given(st.tuples(*[st.integers(-10**6, 10**6)] * 5))
+def test_a_net_worth_as_a_dict_is_asdicts(parts):
+    """``NetWorth.as_dict`` (no deep copy, issue 29) answers what ``dataclasses.asdict`` did,
+    keys in the same order."""
+    from dataclasses import asdict
+
+    worth = queries.NetWorth(*parts)
+    assert list(worth.as_dict().items()) == list(asdict(worth).items())
