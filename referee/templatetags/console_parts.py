@@ -312,3 +312,38 @@ def per_language(parser: template.base.Parser, token: template.base.Token) -> Pe
     nodelist = parser.parse(("end_per_language",))
     parser.delete_first_token()
     return PerLanguageNode(nodelist, keys)
+
+
+@register.simple_tag(takes_context=True)
+def player_panels(context: template.Context, players: Iterable[dict[str, Any]], selected: Any,
+                  ledger: Any, lang: Any) -> SafeString:
+    """``_play.html``: a panel per active player (the selected one shown): cash, net worth,
+    deeds, action buttons and refusals; the words are the template's (``word_…``)."""
+    raw = {name: context[f"word_{name}"] for name in (
+        "cash", "cash_tracked", "net_worth", "jail_head", "jail", "mortgaged", "no_deeds",
+        "actions", "no_action", "not_available")}
+    word = {name: _e(value) for name, value in raw.items()}
+    cash_word = word["cash"] if ledger else word["cash_tracked"]
+    out = []
+    for p in players:
+        name = _e(p["name"])
+        jail = (f'<div><dt>{word["jail_head"]}</dt><dd class="tag-jail">{word["jail"]}</dd>'
+                f'</div>' if p["in_jail"] else "")
+        deeds = (f'\n      <ul class="deed-chips">\n        '
+                 f'{deed_chips(p["deeds"], raw["mortgaged"])}\n      </ul>\n    '
+                 if p["deeds"] else f'\n      <p class="muted">{word["no_deeds"]}</p>\n    ')
+        refusals = (f'\n      <ul class="unavailable" aria-label="{word["not_available"]}"'
+                    f' data-unavailable>\n        {unavailable_items(p["unavailable"], lang)}'
+                    f'\n      </ul>\n    ' if p["unavailable"] else "")
+        out.append(
+            f'\n  <section class="card player-panel" data-player-panel="{_e(p["key"])}" '
+            f'{"hidden" if p["key"] != selected else ""}\n           aria-label="{name}">\n'
+            f'    <h2><span class="seat-no">{_e(p["seat"])}</span> {name}</h2>\n'
+            f'    <dl class="stats">\n      <div><dt>{cash_word}</dt><dd data-cash>'
+            f'{_e(p["cash"])}</dd></div>\n      <div><dt>{word["net_worth"]}</dt><dd>'
+            f'{_e(p["net_worth"])}</dd></div>\n      {jail}\n    </dl>\n    {deeds}\n'
+            f'    <div class="actions" role="group" aria-label="{word["actions"]}">\n      '
+            f'{action_buttons(p["buttons"], p["key"], raw["no_action"])}\n    </div>\n    '
+            f'{refusals}\n  </section>\n'
+        )
+    return SafeString("".join(out))
