@@ -62,7 +62,7 @@ DATABASES = {
 # or a standings refresh must invalidate what every web process serves.
 CACHES = {
     "default": {
-        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "BACKEND": "config.filecache.EmbeddedFileBasedCache",
         "LOCATION": str(DATA_DIR / "cache"),
         "TIMEOUT": 300,
         "OPTIONS": {"MAX_ENTRIES": 20_000},

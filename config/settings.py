@@ -149,7 +149,7 @@ else:
     # One folder per database, so two databases never read each other's cached pages.
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "BACKEND": "config.filecache.EmbeddedFileBasedCache",
             "LOCATION": os.environ.get("CACHE_DIR") or str(
                 BASE_DIR / "var" / "cache-embedded" / database_identity(DATABASES["default"])
             ),

@@ -3,7 +3,8 @@ what a player may do now. All take a ``GameState`` (or a ``Game``) and change no
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Hashable
+from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from referee.rules.board import Square
@@ -128,7 +129,12 @@ class NetWorth:
         return self.cash + self.deeds + self.mortgaged + self.houses + self.hotels
 
     def as_dict(self) -> dict[str, int]:
-        return asdict(self)
+        """The parts by name, in field order (``asdict`` without its deep copy of each int:
+        the console asks this twice per player on every post)."""
+        return {name: getattr(self, name) for name in _NET_WORTH_FIELDS}
+
+
+_NET_WORTH_FIELDS = tuple(field.name for field in fields(NetWorth))
 
 
 def net_worth(state: GameState | Game, player: str) -> NetWorth:
@@ -190,12 +196,41 @@ def standings(state: GameState | Game) -> list[Standing]:
 # --------------------------------------------------------------------------- legal actions
 
 
+#: Refusals of a deed's action that do not depend on the deed: once one deed is refused with
+#: one of them, every other deed of the same action (and player) is refused too, so the rest
+#: are not checked. Per action: the checks before the handler (the game over, not started),
+#: the player's fields, and the handler's own conditions on the status, the ruleset, the
+#: player's deals and (an auction is always at the minimum bid) the bid and its cash.
+_ANY_DEED = frozenset({"game_over", "not_started", "time_goes_backwards"})
+_PLAYER_FIELD = frozenset({"missing_field", "wrong_type", "unknown_player", "player_bankrupt"})
+_SAME_FOR_EVERY_DEED: dict[str, frozenset[str]] = {
+    "deal": _ANY_DEED | _PLAYER_FIELD | {"deal_after_setup", "deals_not_allowed", "deal_limit"},
+    "buy": _ANY_DEED | _PLAYER_FIELD | {"auction_stop_pending"},
+    "auction": _ANY_DEED | _PLAYER_FIELD | {"bad_amount", "amount_too_large",
+                                            "auction_below_min_bid", "insufficient_cash"},
+}
+#: What the checks of an action on a deed with the bank read of the deed (its handler:
+#: ``handlers_deeds``): deeds alike in it get the same answer, so one of them is checked.
+#: A deal reads the price (paid deals: only a ledger's exact cash refuses one), a purchase
+#: also whether the deed must be auctioned, an auction at the minimum bid nothing of the deed.
+_UNOWNED_DEED_READS: dict[str, Callable[[GameState, Square], Hashable]] = {
+    "deal": lambda s, deed: deed.price if s.ledger else None,
+    "buy": lambda s, deed: (deed.key in s.must_auction, deed.price if s.ledger else None),
+    "auction": lambda s, deed: None,
+}
+
+
 def legal_actions(state: GameState | Game, player: str) -> dict[str, list[str]]:
     """What ``player`` may do now, per action: the deeds it applies to, or ``[]`` for actions
     without a deed (``jail``, ``release``, ``pay``, ``cash``, ``bankrupt``). Actions that are not
     allowed are absent. Each entry passed the same checks ``apply`` makes, with the simplest
     parameters (auction at the minimum bid, trade to the next player for no cash, pay 1 to the
     bank, bankrupt to the bank).
+
+    A refusal that holds for every deed (``_SAME_FOR_EVERY_DEED``: e.g. dealing once play
+    runs, anything once the game is over) ends that action's checks, and of the deeds with
+    the bank one per kind the checks tell apart is checked (``_UNOWNED_DEED_READS``): the
+    console asks this for every player on every post (issue 29).
     """
     s = _state(state)
     if player not in s.seats:
@@ -207,6 +242,35 @@ def legal_actions(state: GameState | Game, player: str) -> dict[str, list[str]]:
         except RuleViolation:
             return False
         return True
+
+    def allowed_deeds(action: str, events: list[dict[str, Any]]) -> list[str]:
+        same_for_all = _SAME_FOR_EVERY_DEED.get(action, _ANY_DEED)
+        reads = _UNOWNED_DEED_READS.get(action)
+
+        def passes(event: dict[str, Any]) -> bool | None:
+            """True, False, or None: refused for every deed."""
+            try:
+                check_event(s, event)
+            except RuleViolation as refusal:
+                return None if refusal.code in same_for_all else False
+            return True
+
+        answers: dict[Hashable, bool | None] = {}
+        deeds = []
+        for event in events:
+            key = event.get("deed") or event["deeds"][0]
+            if reads is None:
+                ok = passes(event)
+            else:
+                alike = reads(s, board.deed(key))
+                if alike not in answers:
+                    answers[alike] = passes(event)
+                ok = answers[alike]
+            if ok is None:
+                return []
+            if ok:
+                deeds.append(key)
+        return deeds
 
     out: dict[str, list[str]] = {}
     board = s.board
@@ -237,7 +301,7 @@ def legal_actions(state: GameState | Game, player: str) -> dict[str, list[str]]:
             )
         )
     for action, events in candidates:
-        deeds = [e.get("deed") or e["deeds"][0] for e in events if allowed(e)]
+        deeds = allowed_deeds(action, events)
         if deeds:
             out[action] = deeds
     for action, event in (
