@@ -48,6 +48,7 @@ from _served import (  # noqa: E402
     load_demo,
     serve,
     server_env,
+    workers_cpu,
     wrk,
     wrk_errors,
     wrk_percentile,
@@ -107,23 +108,6 @@ function done(summary, latency, requests)
   io.write(string.format("CREATED %%d OTHER %%d\\n", c, o))
 end
 """
-
-
-def workers_cpu(server) -> float:
-    """CPU seconds (user + system) the server's workers used so far (Linux /proc)."""
-    master = server.pid
-    try:
-        children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
-    except OSError:
-        return float("nan")
-    ticks = 0
-    for pid in children:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        ticks += int(fields[11]) + int(fields[12])  # utime, stime
-    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def measured(server, url: str, **kwargs) -> tuple[str, float]:
