@@ -71,7 +71,9 @@ CROWDS = [int(n) for n in os.environ.get("BENCH_SPECTATORS", "300,1000").split("
 FOLLOW = 1.0  # seconds: the console's state poll (referee.console.views.FOLLOW_POLL_MS)
 COUNTED_APP = "benchmarks._counted_wsgi:application"  # the queries of each write, in a header
 
-#: Issue 29's goals for the hall (167 tables; polls: 300 spectators, and 1,000).
+#: Issue 29's goals for the hall (167 tables; polls: 300 spectators, and 1,000). The post's
+#: p95 and the confirmation's median are set for 300 spectators: with 1,000 they are printed,
+#: not judged (the issue asks that crowd's polls in time and no errors).
 POST_P95_MS = 250
 IN_TIME = {300: 99.0, 1000: 95.0}
 KB_PER_MINUTE = 90
@@ -422,8 +424,13 @@ def report(*, spectators: int, elapsed: float, bankers: list, stats, confirmed: 
         print("   ", failure)
     all_errors = errors + len(stats.failures) + stats.retries
     in_time_target = in_time_goal(spectators)
+    judged = spectators <= 300  # post p95 and the confirmation's median: set for 300
+
+    def judge(met: bool) -> bool | None:
+        return met if judged else None
+
     checks = [
-        ("post p95", f"{p95:.0f} ms", p95 <= POST_P95_MS, f"<= {POST_P95_MS} ms"),
+        ("post p95", f"{p95:.0f} ms", judge(p95 <= POST_P95_MS), f"<= {POST_P95_MS} ms (300)"),
         (f"polls answered within {POLL} s", f"{share:.1f} %", done > 0 and share >= in_time_target,
          f">= {in_time_target:.0f} % ({spectators})"),
         # Judged only when the polls were made: a crowd whose polls were skipped while busy
@@ -434,7 +441,7 @@ def report(*, spectators: int, elapsed: float, bankers: list, stats, confirmed: 
          f"<= {KB_PER_MINUTE} kB, all polls made"),
         ("errors (spectators, bankers, 5xx retried)", f"{all_errors}", all_errors == 0, "0"),
         ("confirmation median (1,000-player recompute)", f"{median_confirm:.2f} s",
-         median_confirm <= CONFIRMATION_MEDIAN_S, f"<= {CONFIRMATION_MEDIAN_S} s"),
+         judge(median_confirm <= CONFIRMATION_MEDIAN_S), f"<= {CONFIRMATION_MEDIAN_S} s (300)"),
         ("requests per banker action", f"{requests_per_action:.2f}",
          requests_per_action <= ACTION["requests"] + 0.05 and with_fragment == len(answered),
          f"{ACTION['requests']}, fragment in answer"),
@@ -452,7 +459,7 @@ def report(*, spectators: int, elapsed: float, bankers: list, stats, confirmed: 
     print(f"  issue 29's goals ({spectators} spectators, {elapsed:.0f} s):")
     for label, figure, met, target in checks:
         goal(label, figure, met, target)
-    return all(met for _, _, met, _ in checks)
+    return all(met is not False for _, _, met, _ in checks)
 
 
 def main() -> None:
