@@ -30,24 +30,6 @@ from config.errors import DomainError
 LIVE = "/live/"  # every early answer's address has it; any other request passes at once
 
 
-def _with_cards(request: HttpRequest) -> bool:
-    return request.GET.get("cards") == "1"
-
-
-@cache
-def _answers() -> dict[str, tuple[Callable[..., HttpResponse], Callable[[HttpRequest], bool]
-                                  | bool]]:
-    """View name → (the view's answer, whether it depends on the language: always, never, or
-    as the request says — the version poll only when it carries the tables' cards)."""
-    from public import views  # the views import the whole public site
-
-    return {
-        "public:versions": (views.versions_answer, _with_cards),
-        "public:cards": (views.cards_answer, True),
-        **{f"public:{name}": (view.answer, True) for name, view in views.FRAGMENT_VIEWS.items()},
-    }
-
-
 @cache
 def _on_the_way_out() -> tuple:
     """The response side of the middlewares an early answer skips that add headers, in the
@@ -68,8 +50,8 @@ def early_answer(request: HttpRequest) -> HttpResponse | None:
     if request.method != "GET" or LIVE not in request.path_info:
         return None
     match = early_match(request)
-    found = _answers().get(match.view_name) if match is not None else None
-    if found is None:
+    found = getattr(match.func, "early", None) if match is not None else None
+    if found is None:  # not a view marked for it (``public.views._answered_early``)
         return None
     answer, in_language = found
     try:

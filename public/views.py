@@ -180,16 +180,25 @@ def screen_page(request: HttpRequest, slug: str) -> HttpResponse:
 # --------------------------------------------------------------------------- fragments
 
 
+def _answered_early(answer: Callable[..., HttpResponse], *,
+                    in_language: Callable[[HttpRequest], bool] | bool = True
+                    ) -> Callable[..., HttpResponse]:
+    """The GET view of ``answer``, marked for ``public.early``: a live poll whose answer
+    depends on nothing but the address and (``in_language``: always, or as the request says)
+    the visitor's language, so it may be given before the session."""
+    view = require_GET(answer)
+    view.early = (answer, in_language)
+    return view
+
+
 def _fragment_view(build: Callable[..., Encoded]) -> Callable[..., HttpResponse]:
-    """The view a page polls: the cached fragment ``build(slug, **url kwargs)``, or 304. Its
-    ``answer`` is what ``public.early`` gives before the session (the same response)."""
+    """The view a page polls: the cached fragment ``build(slug, **url kwargs)``, or 304."""
 
     def answer(request: HttpRequest, slug: str, **kwargs) -> HttpResponse:
         return fragments.fragment_response(request, build(slug, **kwargs))
 
-    view = require_GET(answer)
+    view = _answered_early(answer)
     view.__name__ = build.__name__
-    view.answer = answer
     return view
 
 
@@ -200,18 +209,6 @@ table_fragment = _fragment_view(live.table_fragment)
 player_fragment = _fragment_view(player.player_fragment)
 screen_standings_fragment = _fragment_view(screen.screen_standings_fragment)
 screen_tables_fragment = _fragment_view(screen.screen_tables_fragment)
-
-#: The polled fragments by URL name (``public.urls``): answered before the session.
-FRAGMENT_VIEWS = {
-    "fragment-standings": standings_fragment,
-    "fragment-standings-top": standings_top_fragment,
-    "fragment-tables": tables_fragment,
-    "fragment-table": table_fragment,
-    "fragment-round-table": table_fragment,
-    "fragment-player": player_fragment,
-    "fragment-screen-standings": screen_standings_fragment,
-    "fragment-screen-tables": screen_tables_fragment,
-}
 
 
 @require_GET
@@ -227,13 +224,18 @@ def find_fragment(request: HttpRequest, slug: str) -> HttpResponse:
 JSON_POLL = csp_exempt()
 
 
+def wants_cards(request: HttpRequest) -> bool:
+    """The tables page's version poll asks for the changed cards too (``&cards=1``)."""
+    return request.GET.get("cards") == "1"
+
+
 @JSON_POLL
 def versions_answer(request: HttpRequest, slug: str) -> HttpResponse:
     """The live pages' tiny poll: which fragments changed (standings, each table's card) —
     with ``?since=<g>`` only the cards that changed since the document the page has, and with
     ``&cards=1`` (the tables page) those cards themselves, in the visitor's language. Nothing
     in it depends on who asks, so ``public.early`` gives it before the session."""
-    with_cards = request.GET.get("cards") == "1"
+    with_cards = wants_cards(request)
     delta = tables.versions_delta(slug, request.GET.get("since", ""), with_cards=with_cards)
     if delta is not None:
         response = fragments.etag_response(request, delta, content_type="application/json")
@@ -259,8 +261,8 @@ def cards_answer(request: HttpRequest, slug: str) -> HttpResponse:
     return response
 
 
-versions = require_GET(versions_answer)
-cards = require_GET(cards_answer)
+versions = _answered_early(versions_answer, in_language=wants_cards)
+cards = _answered_early(cards_answer)
 
 
 # --------------------------------------------------------------------------- a player's own page
