@@ -18,7 +18,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from config.compression import Encoded, encode
+from config.compression import Encoded
 from public import selectors as public_selectors
 from public.fragments import (
     STATE_LABELS,
@@ -138,15 +138,21 @@ def _render_announced_cards(tournament: Tournament, document: dict[str, Any]) ->
     two changes at once) is still built on demand."""
     previous = _previous_generation(document["g"])
     before = django_cache.get(_versions_key(tournament.slug, previous)) if previous else None
-    if not document.get("r") or before is None or before.get("r") != document["r"]:
-        return
-    changed = [int(number) for number, version in document["t"].items()
-               if before["t"].get(number) != version]
+    changed = _changed(before, document) if document.get("r") else None
     if not changed:
         return
     for language, _name in settings.LANGUAGES:
         with translation.override(language):
-            cards(tournament, overview(tournament, numbers=changed[:MAX_CARDS]))
+            cards(tournament, overview(tournament, numbers=[int(n) for n in changed][:MAX_CARDS]))
+
+
+def _changed(before: dict[str, Any] | None, now: dict[str, Any]) -> dict[str, str] | None:
+    """The cards whose version changed from the document ``before`` to ``now``; None when
+    there is no such delta (``before`` unknown, the round changed, a table went)."""
+    if before is None or now["r"] != before["r"] or set(before["t"]) - set(now["t"]):
+        return None
+    return {number: version for number, version in now["t"].items()
+            if before["t"].get(number) != version}
 
 
 def versions_document(slug: str, generation: str | None = None) -> Encoded:
@@ -187,22 +193,30 @@ def versions_delta(slug: str, since: str, *, with_cards: bool = False) -> Encode
 
     A hall's phones poll it every 1.5 s, and the ones that polled last at the same change
     ask for the same delta: both documents are immutable under their names, and so are the
-    cards under their versions, so the delta is kept (compressed) under its two names and the
-    language — after the first phone, a poll is two reads of the cache."""
+    cards under their versions, so the delta is kept (compressed, built by one caller while
+    the others wait: ``cached_encoded``) under its two names and the language — after the
+    first phone, a poll is two reads of the cache."""
     if not since or len(since) > 40:
         return None
     generation = cache.generations(slug, VERSIONS)
     language = (translation.get_language() or "de") if with_cards else "-"
-    full_key = cache.key(slug, f"versions-delta:{since}:{generation}:{language}")
-    hit = django_cache.get(full_key)
-    if isinstance(hit, Encoded):
-        return hit
-    body = _delta(slug, since, generation, with_cards=with_cards)
-    if body is None:
+
+    def build() -> bytes:
+        body = _delta(slug, since, generation, with_cards=with_cards)
+        if body is None:
+            raise _NoDelta
+        return body
+
+    try:
+        return cache.cached_encoded(
+            cache.key(slug, f"versions-delta:{since}:{generation}:{language}"), build,
+            timeout=VERSIONS_KEPT)
+    except _NoDelta:
         return None
-    encoded = encode(body, cache.etag_of(body))
-    django_cache.set(full_key, encoded, timeout=VERSIONS_KEPT)
-    return encoded
+
+
+class _NoDelta(Exception):
+    """``since`` names no document the delta can start from."""
 
 
 def _delta(slug: str, since: str, generation: str, *, with_cards: bool) -> bytes | None:
@@ -212,10 +226,9 @@ def _delta(slug: str, since: str, generation: str, *, with_cards: bool) -> bytes
     if before is None:
         return None
     now = current_versions(slug, generation, known=found.get(keys[1]))
-    if now["r"] != before["r"] or set(before["t"]) - set(now["t"]):
+    changed = _changed(before, now)
+    if changed is None:
         return None
-    changed = {number: version for number, version in now["t"].items()
-               if before["t"].get(number) != version}
     delta: dict[str, Any] = {"g": now["g"], "s": now["s"], "r": now["r"], "d": changed}
     if with_cards and changed and len(changed) <= CARDS_IN_A_DELTA:
         round_key, cards_found = _cards(slug, now, [int(number) for number in changed])
