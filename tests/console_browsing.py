@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import time
 
+import pytest
 from browsing import PHONE, login
 from django.db import OperationalError
 from factories import UserFactory, seated_table
@@ -16,6 +17,10 @@ from referee import services
 from referee.models import Game, GameEvent
 
 SHOTS = os.environ.get("CONSOLE_SHOTS", "/tmp")
+#: What every console browser module runs with: a live server's database, a fresh engine
+#: cache, no script error on the page.
+CONSOLE_BROWSER = [pytest.mark.e2e, pytest.mark.django_db(transaction=True),
+                   pytest.mark.usefixtures("fresh_engine_cache", "no_script_errors")]
 DEALS = {
     "Anna": ["badstrasse", "turmstrasse"],
     "Ben": ["parkstrasse", "schlossallee"],
@@ -123,7 +128,7 @@ def _dealt_game(table, keys) -> Game:
     return game_of(table)
 
 
-def _open_dealt_console(page, live_server, username: str, *, ready: str = "") -> tuple:
+def open_dealt_console(page, live_server, username: str, *, ready: str = "") -> tuple:
     """A banker's phone on a table whose set-up deal is done: (banker, table, player keys)."""
     banker = UserFactory(username=username)
     table = seated_table(banker=banker)

@@ -3,23 +3,22 @@ once it is back; an action the server refuses stops the flush and is shown."""
 
 from __future__ import annotations
 
-import pytest
 from console_browsing import (
-    _open_dealt_console,
+    CONSOLE_BROWSER,
     confirm_offline,
     game_of,
     open_action,
+    open_dealt_console,
     settle,
     shot,
     wait_for_events,
 )
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True),
-              pytest.mark.usefixtures("fresh_engine_cache", "no_script_errors")]
+pytestmark = CONSOLE_BROWSER
 
 
 def test_offline_actions_queue_and_sync_in_order_without_loss(page, live_server):
-    banker, table, keys = _open_dealt_console(page, live_server, "offline-banker")
+    banker, table, keys = open_dealt_console(page, live_server, "offline-banker")
 
     page.context.set_offline(True)
     clock_before = page.locator("#clock-game").inner_text()
@@ -58,7 +57,7 @@ def test_offline_actions_queue_and_sync_in_order_without_loss(page, live_server)
 
 
 def test_a_refused_queued_action_stops_the_flush_and_is_shown(page, live_server):
-    banker, table, keys = _open_dealt_console(page, live_server, "conflict-banker")
+    banker, table, keys = open_dealt_console(page, live_server, "conflict-banker")
 
     page.context.set_offline(True)
     # The panel is stale while offline: Anna can be sent to jail twice, and Ben buys after.

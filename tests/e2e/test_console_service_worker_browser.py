@@ -6,11 +6,12 @@ from __future__ import annotations
 import pytest
 from browsing import login
 from console_browsing import (
-    _open_dealt_console,
+    CONSOLE_BROWSER,
     confirm,
     confirm_offline,
     game_of,
     open_action,
+    open_dealt_console,
     settle,
     shot,
     wait_for_events,
@@ -18,12 +19,11 @@ from console_browsing import (
 )
 from factories import UserFactory, seated_table
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True),
-              pytest.mark.usefixtures("fresh_engine_cache", "no_script_errors")]
+pytestmark = CONSOLE_BROWSER
 
 
 def test_a_reload_without_network_opens_the_kept_console_and_syncs_in_order(page, live_server):
-    banker, table, keys = _open_dealt_console(page, live_server, "reload-banker",
+    banker, table, keys = open_dealt_console(page, live_server, "reload-banker",
                                               ready='[data-source="network"]')
     # The first visit is not controlled yet: the worker takes over at once (clients.claim) and
     # the console fetches the page, its fragment and its files once through it.

@@ -14,6 +14,7 @@ import pytest
 import time_machine
 from browsing import PHONE, login
 from console_browsing import (
+    CONSOLE_BROWSER,
     DEALS,
     answer_ok,
     confirm,
@@ -33,8 +34,7 @@ from playwright.sync_api import expect
 from referee.models import GameResult
 from referee.rules import get_board
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True),
-              pytest.mark.usefixtures("fresh_engine_cache", "no_script_errors")]
+pytestmark = CONSOLE_BROWSER
 
 
 @pytest.mark.slow
