@@ -208,11 +208,15 @@ def versions_delta(slug: str, since: str, *, with_cards: bool = False) -> Encode
         return body
 
     try:
-        return cache.cached_encoded(
-            cache.key(slug, f"versions-delta:{since}:{generation}:{language}"), build,
-            timeout=VERSIONS_KEPT)
+        return cache.cached_encoded(delta_key(slug, since, generation, language), build,
+                                    timeout=VERSIONS_KEPT)
     except _NoDelta:
         return None
+
+
+def delta_key(slug: str, since: str, generation: str, language: str) -> str:
+    """Under the tournament's prefix: an erasure empties it (the cards carry names)."""
+    return cache.key(slug, f"versions-delta:{since}:{generation}:{language}")
 
 
 class _NoDelta(Exception):

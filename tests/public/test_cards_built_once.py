@@ -108,3 +108,35 @@ def test_phones_asking_the_same_delta_share_it(hall, django_capture_on_commit_ca
     assert len({answer.content for answer in answers[:3]}) == 1
     assert answers[0]["Content-Encoding"] == "br" and answers[0]["ETag"]
     assert answers[0].content != answers[3].content
+
+
+def test_an_erasure_drops_the_kept_deltas_with_their_cards(
+        hall, django_capture_on_commit_callbacks):
+    """A kept delta carries cards, and cards carry names: an erasure must not leave one behind
+    in the cache until it expires (``tables.versions_delta`` keeps it under the tournament's
+    key prefix, which an erasure empties)."""
+    from django.core.cache import cache as django_cache
+    from factories import OrganizerFactory
+
+    from public import tables
+    from scoring import cache
+    from tournament import privacy
+
+    spectator = Client(HTTP_ACCEPT_LANGUAGE="de")
+    document = json.loads(spectator.get("/t/ka/live/v").content)
+    _pause(hall[1], django_capture_on_commit_callbacks)
+    answer = spectator.get(f"/t/ka/live/v?since={document['g']}&cards=1")
+    seat = hall[1].seats.select_related("player").first()
+    name = seat.player.name
+    assert name in json.loads(answer.content)["c"]["2"]
+    generation = cache.generations("ka", tables.VERSIONS)
+    kept = tables.delta_key("ka", document["g"], generation, "de")
+    assert django_cache.get(kept) is not None
+
+    organizer = OrganizerFactory(tournaments=[hall[1].round.tournament])
+    with django_capture_on_commit_callbacks(execute=True):
+        privacy.erase_player(player=seat.player, actor=organizer)
+
+    assert django_cache.get(kept) is None
+    again = spectator.get(f"/t/ka/live/v?since={document['g']}&cards=1").content.decode()
+    assert name not in again
