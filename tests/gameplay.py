@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 from django.utils import timezone
-from factories import RoundFactory, TableFactory, UserFactory, seated_table
+from factories import PlayerFactory, RoundFactory, TableFactory, UserFactory, seated_table
 
 from referee import results as referee_results
 from referee import services as referee
@@ -43,6 +43,14 @@ def make_round(
             Seat.objects.create(round=round_, table=table, player=player, position=position)
         tables.append(table)
     return round_, tables
+
+
+def twelve_at_two_tables(tournament):
+    """Twelve players ("Spieler 0" to "Spieler 11") and round 1 (running) seating them at two
+    tables of six: (players, tables)."""
+    players = [PlayerFactory(tournament=tournament, name=f"Spieler {i}") for i in range(12)]
+    _, tables = make_round(tournament, 1, [players[:6], players[6:]])
+    return players, tables
 
 
 def seating_layout(round_: Round) -> list[list[int]]:

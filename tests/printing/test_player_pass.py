@@ -9,7 +9,7 @@ import re
 
 import pytest
 from django.test import Client
-from factories import OrganizerFactory, PlayerFactory, TournamentFactory, UserFactory, appoint
+from factories import OrganizerFactory, TournamentFactory, UserFactory, appoint
 
 from printing import data as print_data
 from tournament.models import (
@@ -22,7 +22,7 @@ from tournament.models import (
 from tournament.players.services import normal_pass_code, pass_code_display
 
 pytestmark = pytest.mark.django_db
-from gameplay import make_round, play  # noqa: E402
+from gameplay import make_round, play, twelve_at_two_tables  # noqa: E402
 
 EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
 
@@ -34,8 +34,7 @@ def tournament():
 
 @pytest.fixture
 def hall(tournament):
-    players = [PlayerFactory(tournament=tournament, name=f"Spieler {i}") for i in range(12)]
-    _, tables = make_round(tournament, 1, [players[:6], players[6:]])
+    players, tables = twelve_at_two_tables(tournament)
     banker = UserFactory(first_name="Bea", last_name="Bank")
     tables[1].banker = banker
     tables[1].save()

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from factories import PlayerFactory, TournamentFactory
-from gameplay import T0, make_round
+from factories import TournamentFactory
+from gameplay import T0, twelve_at_two_tables
 
 from referee import services
 from tournament.models import Tournament
@@ -19,8 +19,7 @@ def tournament():
 @pytest.fixture
 def hall(tournament):
     """Two tables of ``tournament`` playing (round 1)."""
-    players = [PlayerFactory(tournament=tournament, name=f"Spieler {i}") for i in range(12)]
-    _, tables = make_round(tournament, 1, [players[:6], players[6:]])
+    _, tables = twelve_at_two_tables(tournament)
     for table in tables:
         game = services.ensure_game(table=table)
         services.post_event(game_id=game.pk, event={"type": "start"}, author=None, now=T0)

@@ -8,7 +8,7 @@ import re
 
 import pytest
 from factories import PlayerFactory, TournamentFactory
-from gameplay import make_round, play
+from gameplay import make_round, play, twelve_at_two_tables
 
 from tournament.models import Tournament
 
@@ -89,8 +89,7 @@ def test_a_place_and_its_tie_break_mark_read_apart(
     """Issue 28: two table winners tie on points and the net-worth sum decides: the second's
     place read "2.2" (the place, then the chain's number 2 in a bare superscript). The mark is
     circled and set apart; a screen reader hears which rule decided."""
-    players = [PlayerFactory(tournament=tournament, name=f"Spieler {i}") for i in range(12)]
-    _, tables = make_round(tournament, 1, [players[:6], players[6:]])
+    players, tables = twelve_at_two_tables(tournament)
     with django_capture_on_commit_callbacks(execute=True):
         play(tables[0], {p: 3000 - 100 * i for i, p in enumerate(players[:6])})
         play(tables[1], {p: 2500 - 100 * i for i, p in enumerate(players[6:])})
