@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from tournament.models import tournament_reference
+
 
 class Scope(models.TextChoices):
     LIVE = "live", _("Live (organizers)")
@@ -14,12 +16,7 @@ class Scope(models.TextChoices):
 class StandingsVersion(models.Model):
     """One per tournament and scope: what the stored rows were computed from."""
 
-    tournament = models.ForeignKey(
-        "tournament.Tournament",
-        on_delete=models.CASCADE,
-        related_name="standings_versions",
-        verbose_name=_("tournament"),
-    )
+    tournament = tournament_reference("standings_versions")
     scope = models.CharField(_("scope"), max_length=10, choices=Scope.choices)
     version = models.PositiveIntegerField(_("version"), default=0)
     signature = models.CharField(_("input signature"), max_length=64, blank=True)
@@ -42,12 +39,7 @@ class StandingRow(models.Model):
     are derived on read (``scoring.standings.selectors``): they shift with every result above
     a player, the figures do not, so a confirmation writes only the rows it changes."""
 
-    tournament = models.ForeignKey(
-        "tournament.Tournament",
-        on_delete=models.CASCADE,
-        related_name="standing_rows",
-        verbose_name=_("tournament"),
-    )
+    tournament = tournament_reference("standing_rows")
     scope = models.CharField(_("scope"), max_length=10, choices=Scope.choices)
     player = models.ForeignKey(
         "tournament.Player",
@@ -100,10 +92,7 @@ class HallScreen(models.Model):
         CLOCK = "clock", _("Round clock and table states")
         STANDINGS = "standings", _("Standings and the qualification line")
 
-    tournament = models.ForeignKey(
-        "tournament.Tournament", on_delete=models.CASCADE, related_name="hall_screens",
-        verbose_name=_("tournament"),
-    )
+    tournament = tournament_reference("hall_screens")
     name = models.CharField(_("name"), max_length=40)
     key = models.SlugField(_("address"), max_length=40)
     mode = models.CharField(_("shows"), max_length=12, choices=Mode.choices, default=Mode.AUTO)

@@ -6,7 +6,13 @@ from here, ``tournament.models``, as migrations and the rest of the code do."""
 # isort: off
 # In the order the models were declared before the split: Django registers them so (the order
 # of reverse relations, of deletions, of dumps).
-from tournament.models.base import MAX_ID, MAX_TABLE_NUMBER, InTournament, account_reference
+from tournament.models.base import (
+    MAX_ID,
+    MAX_TABLE_NUMBER,
+    InTournament,
+    account_reference,
+    tournament_reference,
+)
 from tournament.models.tournament import (
     Club,
     Format,
@@ -55,4 +61,5 @@ __all__ = [
     "default_tie_breaks",
     "new_pass_code",
     "new_signup_token",
+    "tournament_reference",
 ]

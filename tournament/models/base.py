@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 #: The largest id (BigAutoField) and table number (PositiveSmallIntegerField) the columns hold:
 #: forms and serializers refuse larger ones (a lookup with one is an error on SQLite).
@@ -23,6 +24,17 @@ def account_reference(verbose_name, **options) -> models.ForeignKey:
         related_name="+",
         verbose_name=verbose_name,
         **options,
+    )
+
+
+def tournament_reference(related_name: str) -> models.ForeignKey:
+    """The tournament a row belongs to: the row goes with it (deleting a tournament deletes
+    its players, rounds, staff roles …)."""
+    return models.ForeignKey(
+        "tournament.Tournament",
+        on_delete=models.CASCADE,
+        related_name=related_name,
+        verbose_name=_("tournament"),
     )
 
 

@@ -9,8 +9,8 @@ from django.db.models.functions import Length, Lower
 from django.db.models.lookups import LessThanOrEqual
 from django.utils.translation import gettext_lazy as _
 
-from tournament.models.base import InTournament
-from tournament.models.tournament import Club, Tournament
+from tournament.models.base import InTournament, tournament_reference
+from tournament.models.tournament import Club
 from tournament.names import initials as name_initials
 
 #: A player's personal code: letters and digits nobody confuses (no 0/O, 1/I/L), 8 of them:
@@ -28,9 +28,7 @@ def new_pass_code() -> str:
 
 
 class Player(InTournament, models.Model):
-    tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="players", verbose_name=_("tournament")
-    )
+    tournament = tournament_reference("players")
     name = models.CharField(_("name"), max_length=120)
     club = models.ForeignKey(
         Club,

@@ -6,9 +6,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from tournament.models.base import InTournament
+from tournament.models.base import InTournament, tournament_reference
 from tournament.models.players import Player
-from tournament.models.tournament import Tournament
 
 
 class Round(InTournament, models.Model):
@@ -23,9 +22,7 @@ class Round(InTournament, models.Model):
         RUNNING = "running", _("Running")
         COMPLETE = "complete", _("Complete")
 
-    tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="rounds", verbose_name=_("tournament")
-    )
+    tournament = tournament_reference("rounds")
     number = models.PositiveSmallIntegerField(_("number"))
     kind = models.CharField(
         _("kind"), max_length=20, choices=Kind.choices, default=Kind.PRELIMINARY

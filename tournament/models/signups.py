@@ -8,7 +8,7 @@ import secrets
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from tournament.models.base import InTournament
+from tournament.models.base import InTournament, tournament_reference
 from tournament.models.players import Player
 from tournament.models.tournament import Tournament
 
@@ -73,9 +73,7 @@ class Signup(InTournament, models.Model):
         WAITING = "waiting", _("Waiting list")
         WITHDRAWN = "withdrawn", _("Withdrawn")
 
-    tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="signups", verbose_name=_("tournament")
-    )
+    tournament = tournament_reference("signups")
     name = models.CharField(_("name"), max_length=120)
     email = models.EmailField(_("e-mail"))
     #: The address as compared: trimmed, NFKC, case-folded (one sign-up per address).
@@ -142,9 +140,7 @@ class SignupMail(InTournament, models.Model):
         SENT = "sent", _("Sent")
         FAILED = "failed", _("Failed")
 
-    tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="outbox", verbose_name=_("tournament")
-    )
+    tournament = tournament_reference("outbox")
     signup = models.ForeignKey(
         Signup, on_delete=models.CASCADE, related_name="mails", verbose_name=_("sign-up")
     )

@@ -6,9 +6,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from tournament.models.base import InTournament, account_reference
+from tournament.models.base import InTournament, account_reference, tournament_reference
 from tournament.models.players import Player
-from tournament.models.tournament import Tournament
 
 
 class StaffRole(InTournament, models.Model):
@@ -25,9 +24,7 @@ class StaffRole(InTournament, models.Model):
         HEAD_REFEREE = "head_referee", _("Head referee")
         BANKER = "banker", _("Banker")
 
-    tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="staff", verbose_name=_("tournament")
-    )
+    tournament = tournament_reference("staff")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.CASCADE,
@@ -64,9 +61,7 @@ class Incident(InTournament, models.Model):
         DEDUCTION = "deduction", _("Point deduction")
         DISQUALIFICATION = "disqualification", _("Disqualification")
 
-    tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="incidents", verbose_name=_("tournament")
-    )
+    tournament = tournament_reference("incidents")
     player = models.ForeignKey(
         Player, on_delete=models.CASCADE, related_name="incidents", verbose_name=_("player")
     )

@@ -6,16 +6,14 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from tournament.models.base import InTournament
+from tournament.models.base import InTournament, tournament_reference
 
 
 class Club(InTournament, models.Model):
     """A club or family: its members are kept apart when seating. Each tournament has its own
     (a family's name is personal data: one tournament's desk never sees another's clubs)."""
 
-    tournament = models.ForeignKey(
-        "Tournament", on_delete=models.CASCADE, related_name="clubs", verbose_name=_("tournament")
-    )
+    tournament = tournament_reference("clubs")
     name = models.CharField(_("name"), max_length=120)
     short_name = models.CharField(_("short name"), max_length=20, blank=True)
 
