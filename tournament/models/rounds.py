@@ -10,6 +10,15 @@ from tournament.models.base import InTournament, tournament_reference
 from tournament.models.players import Player
 
 
+def _numbered_within(parent: str, *, name: str) -> list[models.BaseConstraint]:
+    """``number`` counts from 1 and is unique within ``parent`` (a tournament's rounds, a
+    round's tables); ``name`` prefixes the constraints' names."""
+    return [
+        models.UniqueConstraint(fields=[parent, "number"], name=f"{name}_number_unique"),
+        models.CheckConstraint(condition=models.Q(number__gte=1), name=f"{name}_number_gte_1"),
+    ]
+
+
 class Round(InTournament, models.Model):
     class Kind(models.TextChoices):
         PRELIMINARY = "preliminary", _("Preliminary round")
@@ -42,10 +51,7 @@ class Round(InTournament, models.Model):
         ordering = ["tournament", "number"]
         verbose_name = _("round")
         verbose_name_plural = _("rounds")
-        constraints = [
-            models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique"),
-            models.CheckConstraint(condition=models.Q(number__gte=1), name="round_number_gte_1"),
-        ]
+        constraints = _numbered_within("tournament", name="round")
 
     def __str__(self) -> str:
         return f"{self.tournament} – {self.get_kind_display()} {self.number}"
@@ -73,10 +79,7 @@ class Table(InTournament, models.Model):
         ordering = ["round", "number"]
         verbose_name = _("table")
         verbose_name_plural = _("tables")
-        constraints = [
-            models.UniqueConstraint(fields=["round", "number"], name="table_number_unique"),
-            models.CheckConstraint(condition=models.Q(number__gte=1), name="table_number_gte_1"),
-        ]
+        constraints = _numbered_within("round", name="table")
 
     def __str__(self) -> str:
         return f"{self.round} – {_('Table')} {self.number}"
