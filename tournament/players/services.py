@@ -235,8 +235,7 @@ def update_player(
     public_name_consent: bool = False,
     private_note: str = "",
 ) -> Player:
-    player = _locked(player)
-    _check_not_finished(player.tournament)
+    player = _changeable(player)
     name, club_name, email = _cleaned(name=name, club=club, email=email,
                                       private_note=private_note or "")
     _check_name_free(tournament=player.tournament, name=name, exclude=player.pk)
@@ -270,11 +269,18 @@ def _locked(player: Player) -> Player:
     )
 
 
+def _changeable(player: Player) -> Player:
+    """The player, locked for a change of their registration; refused once the tournament is
+    finished."""
+    player = _locked(player)
+    _check_not_finished(player.tournament)
+    return player
+
+
 @transaction.atomic
 def check_in(*, player: Player) -> Player:
     """Mark the player present. Idempotent; refused for drafts, finished and dropped out."""
-    player = _locked(player)
-    _check_not_finished(player.tournament)
+    player = _changeable(player)
     if player.tournament.status == Status.DRAFT:
         raise CheckInRefused(CHECK_IN_NOT_OPEN, code="check_in_not_open")
     if player.dropped_out:
@@ -322,8 +328,7 @@ def pass_code_display(code: str) -> str:
 @transaction.atomic
 def undo_check_in(*, player: Player) -> Player:
     """Take back a check-in made by mistake; refused once the player sat at a fixed seating."""
-    player = _locked(player)
-    _check_not_finished(player.tournament)
+    player = _changeable(player)
     if not player.checked_in:
         return player
     seat = (
@@ -346,8 +351,7 @@ def undo_check_in(*, player: Player) -> Player:
 @transaction.atomic
 def drop_out(*, player: Player) -> Player:
     """The player leaves: kept in past rounds, skipped by future seating. Idempotent."""
-    player = _locked(player)
-    _check_not_finished(player.tournament)
+    player = _changeable(player)
     if not player.dropped_out:
         with audit.action(tournament=player.tournament_id, actor=None, what="player.drop"):
             player.dropped_out = True
@@ -366,8 +370,7 @@ def _announce_removed(player: Player) -> None:
 
 @transaction.atomic
 def undo_drop_out(*, player: Player) -> Player:
-    player = _locked(player)
-    _check_not_finished(player.tournament)
+    player = _changeable(player)
     if player.dropped_out:
         with audit.action(tournament=player.tournament_id, actor=None, what="player.undo_drop"):
             player.dropped_out = False
