@@ -11,14 +11,20 @@ fragment byte for byte.
 
 from __future__ import annotations
 
+import hashlib
+import pickle
 from collections.abc import Iterable
 from html import escape as html_escape
 from typing import Any
 
 from django import template
+from django.template.base import token_kwargs
 from django.utils.functional import Promise
 from django.utils.safestring import SafeString
+from django.utils.timezone import get_current_timezone
 from django.utils.translation import get_language
+
+from referee.console.kept import Kept
 
 register = template.Library()
 APPROX = "\u2248"  # ≈: cash tracked without the ledger is a guess
@@ -347,3 +353,45 @@ def player_panels(context: template.Context, players: Iterable[dict[str, Any]], 
             f'{refusals}\n  </section>\n'
         )
     return SafeString("".join(out))
+
+
+#: Texts kept per process by all ``{% kept %}`` blocks together (a block's text is 1–30 kB).
+KEPT_TEXTS = 256
+_kept_texts: Kept[str] = Kept(size=KEPT_TEXTS)
+
+
+class KeptNode(template.Node):
+    """A block rendered from its named values only (a context of just those: nothing else of
+    the page can reach it), kept per process by the block, the language, the context's
+    escaping, localization and time zone, and a digest of the values (their pickle: plain data, lazy
+    words by their message): the same values give the same text, other values a new one."""
+
+    def __init__(self, nodelist: template.NodeList, values: dict[str, Any]) -> None:
+        self.nodelist = nodelist
+        self.values = values
+
+    def render(self, context: template.Context) -> str:
+        values = {name: value.resolve(context) for name, value in self.values.items()}
+        digest = hashlib.blake2b(
+            pickle.dumps(values, protocol=pickle.HIGHEST_PROTOCOL), digest_size=20
+        ).digest()
+        # the node itself, not its id: kept alive while its texts are, its id is never reused
+        key = (self, get_language(), get_current_timezone(), context.autoescape,
+               context.use_l10n, context.use_tz, digest)
+        return _kept_texts.get(key, lambda: self.nodelist.render(context.new(values)))
+
+
+@register.tag("kept")
+def kept(parser: template.base.Parser, token: template.base.Token) -> KeptNode:
+    """``{% kept name=value… %}…{% end_kept %}``: a part of the console that only the named
+    values (and the language) fill, rendered once per distinct values instead of on every post
+    (the action sheets and the board: ownership and buildings change, cash mostly does not).
+    Inside, only the named values exist; a value must be plain data (what pickles the same
+    renders the same), and nothing inside may set a variable used after the block."""
+    bits = token.split_contents()[1:]
+    values = token_kwargs(bits, parser, support_legacy=False)
+    if bits or not values:
+        raise template.TemplateSyntaxError("{% kept %} takes name=value pairs only")
+    nodelist = parser.parse(("end_kept",))
+    parser.delete_first_token()
+    return KeptNode(nodelist, values)
