@@ -322,6 +322,7 @@ def build(
 def _players(state, names: Names, by_key, deeds, pending, *, live: bool, finished: bool):
     """Each player with cash, net worth, deeds and (for those still in) the legal actions."""
     players = []
+    owners = {d["owner"] for d in deeds if d["owner"]}
     for seat, key in enumerate(state.players, start=1):
         bankrupt = key in state.bankrupt_set
         worth = rules.net_worth(state, key)
@@ -342,7 +343,7 @@ def _players(state, names: Names, by_key, deeds, pending, *, live: bool, finishe
             "deals": state.deals.get(key, 0),
             "deeds": own,
             "actions": actions,
-            "buttons": _buttons(actions, key, deeds, pending) if live else [],
+            "buttons": _buttons(actions, key, owners, pending) if live else [],
             "unavailable": (
                 reasons.unavailable(
                     state, key, actions, lambda violation: Refusal.of(violation, names)
@@ -411,15 +412,16 @@ def _groups(deeds: list[dict]) -> list[dict]:
 
 
 def _buttons(
-    actions: dict[str, list[str]], key: str, deeds: list[dict], pending: list[str]
+    actions: dict[str, list[str]], key: str, owners: set[str], pending: list[str]
 ) -> list[dict[str, Any]]:
-    """The action buttons of one player's panel, each only when the engine allows it."""
+    """The action buttons of one player's panel, each only when the engine allows it
+    (``owners``: who owns a deed, for the rent button)."""
     if pending:
         return []  # auction mode: only the auction walk-through and corrections
     out = []
     if "buy" in actions:
         out.append("buy")
-    if "pay" in actions and any(d["owner"] and d["owner"] != key for d in deeds):
+    if "pay" in actions and (len(owners) > 1 or (owners and key not in owners)):
         out.append("rent")
     if "pay" in actions:
         out.append("pay")

@@ -14,10 +14,12 @@ from __future__ import annotations
 import hashlib
 import pickle
 from collections.abc import Iterable
+from datetime import datetime
 from html import escape as html_escape
 from typing import Any
 
 from django import template
+from django.conf import settings
 from django.template.base import token_kwargs
 from django.utils.functional import Promise
 from django.utils.safestring import SafeString
@@ -395,3 +397,12 @@ def kept(parser: template.base.Parser, token: template.base.Token) -> KeptNode:
     nodelist = parser.parse(("end_kept",))
     parser.delete_first_token()
     return KeptNode(nodelist, values)
+
+
+@register.simple_tag
+def rendered_at() -> SafeString:
+    """``_main.html``: when the fragment was rendered, as ``data-rendered="{% now 'U' %}"
+    data-rendered-time="{% now 'H:i' %}"`` wrote it (the date filter's format parser was a
+    twentieth of the fragment's render)."""
+    now = datetime.now(tz=get_current_timezone() if settings.USE_TZ else None)
+    return SafeString(f'data-rendered="{int(now.timestamp())}" data-rendered-time="{now:%H:%M}"')
