@@ -12,6 +12,7 @@ fragment byte for byte.
 from __future__ import annotations
 
 import hashlib
+import json
 import pickle
 from collections.abc import Iterable
 from datetime import datetime
@@ -20,6 +21,7 @@ from typing import Any
 
 from django import template
 from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
 from django.template.base import token_kwargs
 from django.utils.functional import Promise
 from django.utils.safestring import SafeString
@@ -362,6 +364,35 @@ KEPT_TEXTS = 256
 _kept_texts: Kept[str] = Kept(size=KEPT_TEXTS)
 
 
+#: Pickles of frozen dataclasses by their identity (the ruleset: a fifth of a digest's pickle),
+#: each with its object, so that an identity is never reused while its pickle is kept.
+_frozen_pickles: dict[int, tuple[Any, bytes]] = {}
+
+
+def _pickled(values: dict[str, Any]) -> bytes:
+    """``values`` as one pickle, a frozen dataclass among them whose fields all hash (so none
+    can change: the ruleset) pickled once per object."""
+    plain, frozen = {}, {}
+    for name, value in values.items():
+        params = getattr(type(value), "__dataclass_params__", None)
+        if params is None or not params.frozen:
+            plain[name] = value
+            continue
+        kept = _frozen_pickles.get(id(value))
+        if kept is None or kept[0] is not value:
+            try:
+                hash(value)  # every field hashable: nothing inside can change either
+            except TypeError:
+                plain[name] = value
+                continue
+            if len(_frozen_pickles) >= 64:
+                _frozen_pickles.clear()
+            kept = _frozen_pickles[id(value)] = (
+                value, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+        frozen[name] = kept[1]
+    return pickle.dumps((plain, frozen), protocol=pickle.HIGHEST_PROTOCOL)
+
+
 class KeptNode(template.Node):
     """A block rendered from its named values only (a context of just those: nothing else of
     the page can reach it), kept per process by the block, the language, the context's
@@ -374,9 +405,7 @@ class KeptNode(template.Node):
 
     def render(self, context: template.Context) -> str:
         values = {name: value.resolve(context) for name, value in self.values.items()}
-        digest = hashlib.blake2b(
-            pickle.dumps(values, protocol=pickle.HIGHEST_PROTOCOL), digest_size=20
-        ).digest()
+        digest = hashlib.blake2b(_pickled(values), digest_size=20).digest()
         # the node itself, not its id: kept alive while its texts are, its id is never reused
         key = (self, get_language(), get_current_timezone(), context.autoescape,
                context.use_l10n, context.use_tz, digest)
@@ -406,3 +435,67 @@ def rendered_at() -> SafeString:
     twentieth of the fragment's render)."""
     now = datetime.now(tz=get_current_timezone() if settings.USE_TZ else None)
     return SafeString(f'data-rendered="{int(now.timestamp())}" data-rendered-time="{now:%H:%M}"')
+
+
+_kept_words: Kept[dict[str, Any]] = Kept(size=64)
+
+
+class WordsNode(template.Node):
+    """Variables the body's ``{% translate … as name %}`` tags set, worked out once per
+    process, language, escaping and localization (in a context of nothing else), then set
+    again on each render: the body's words depend on nothing but those."""
+
+    def __init__(self, nodelist: template.NodeList) -> None:
+        self.nodelist = nodelist
+
+    def _words(self, context: template.Context) -> dict[str, Any]:
+        own = context.new()
+        if self.nodelist.render(own).strip():
+            raise template.TemplateSyntaxError("{% words %} may only set variables")
+        return dict(own.dicts[-1])
+
+    def render(self, context: template.Context) -> str:
+        key = (self, get_language(), context.autoescape, context.use_l10n, context.use_tz)
+        for name, value in _kept_words.get(key, lambda: self._words(context)).items():
+            context[name] = value
+        return ""
+
+
+@register.tag("words")
+def words(parser: template.base.Parser, token: template.base.Token) -> WordsNode:
+    """``{% words %}{% translate "…" as word_x %}…{% end_words %}``: a template's words set
+    from the kept translations of its language (each ``translate`` tag was a lazy string
+    translated again on every post: a tenth of the fragment's time), the tags staying where
+    ``makemessages`` finds them."""
+    if token.split_contents()[1:]:
+        raise template.TemplateSyntaxError("{% words %} takes no arguments")
+    nodelist = parser.parse(("end_words",))
+    parser.delete_first_token()
+    return WordsNode(nodelist)
+
+
+#: What ``json_script`` writes for ``>``, ``<`` and ``&`` (``django.utils.html``).
+_JSON_SCRIPT_ESCAPES = {ord(">"): "\\u003E", ord("<"): "\\u003C", ord("&"): "\\u0026"}
+_kept_json: Kept[str] = Kept(size=64)
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, cls=DjangoJSONEncoder)
+
+
+@register.filter
+def console_data(value: dict[str, Any]) -> SafeString:
+    """``{{ js_data|json_script:"console-data" }}``, the same bytes, with the JSON of the deeds
+    (most of it; ownership and buildings change it, cash does not) kept by the language and a
+    digest of their pickle."""
+    parts = []
+    for key, item in value.items():
+        if key == "deeds":
+            digest = hashlib.blake2b(pickle.dumps(item, protocol=pickle.HIGHEST_PROTOCOL),
+                                     digest_size=20).digest()
+            text = _kept_json.get((get_language(), digest), lambda item=item: _json(item))
+        else:
+            text = _json(item)
+        parts.append(f"{_json(key)}: {text}")
+    escaped = ("{" + ", ".join(parts) + "}").translate(_JSON_SCRIPT_ESCAPES)
+    return SafeString(f'<script id="console-data" type="application/json">{escaped}</script>')

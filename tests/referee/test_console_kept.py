@@ -131,3 +131,62 @@ def test_the_feed_rows_are_bounded():
         for amount in range(picture.FEED_ROWS_KEPT + 10):
             _row({"type": "pay", "player": "1", "to": "bank", "amount": amount + 1}, names)
     assert len(picture._feed_rows) <= picture.FEED_ROWS_KEPT
+
+
+WORDS = ('{% load i18n console_parts %}{% words %}{% translate "Close" as word_close %}'
+         '{% translate "Cash" as word_cash %}{% end_words %}{{ word_close }}/{{ word_cash }}')
+
+
+def test_kept_words_are_set_in_the_language_of_each_render():
+    template = Template(WORDS)
+    with translation.override("de"):
+        german = template.render(Context({}))
+        again = template.render(Context({}))
+    with translation.override("en"):
+        english = template.render(Context({}))
+    assert german == again == "Schließen/Bargeld"
+    assert english == "Close/Cash"
+
+
+def test_kept_words_see_nothing_of_the_page():
+    # a word from a page variable would be kept with the first page's value: it reads nothing
+    template = Template('{% load i18n console_parts %}{% words %}{% translate name as word %}'
+                        '{% end_words %}[{{ word }}]')
+    with translation.override("en"):
+        assert template.render(Context({"name": "Anna"})) == "[]"
+        assert template.render(Context({"name": "Ben"})) == "[]"
+
+
+def test_kept_words_may_only_set_variables():
+    template = Template('{% load i18n console_parts %}{% words %}{% translate "Close" %}'
+                        '{% end_words %}')
+    with translation.override("en"), pytest.raises(TemplateSyntaxError):
+        template.render(Context({}))
+
+
+def test_a_rulesets_value_is_part_of_a_kept_blocks_digest():
+    template = Template("{% load console_parts %}{% kept ruleset=ruleset %}"
+                        "{{ ruleset.jail_fine }}{% end_kept %}")
+    karlsruhe = rules.RULESETS["karlsruhe"]
+    other = karlsruhe.replace(jail_fine=karlsruhe.jail_fine + 50)
+    with translation.override("en"):
+        first = template.render(Context({"ruleset": karlsruhe}))
+        changed = template.render(Context({"ruleset": other}))
+        again = template.render(Context({"ruleset": karlsruhe}))
+    assert first == again == str(karlsruhe.jail_fine)
+    assert changed == str(karlsruhe.jail_fine + 50)
+
+
+def test_the_console_data_is_what_json_script_wrote_and_follows_the_deeds():
+    from django.utils.html import json_script
+
+    data = {"seq": 4, "note": "</script> & <b>", "deeds": {"badstrasse": {
+        "name": "Badstraße", "owner": "1", "level": 0, "mortgaged": False, "rent": 2.5}},
+        "deals_paid": True}
+    with translation.override("en"):
+        first = console_parts.console_data(data)
+        assert first == json_script(data, "console-data")
+        data["deeds"]["badstrasse"]["level"] = 1  # changed in place: a new digest
+        data["seq"] = 5
+        changed = console_parts.console_data(data)
+    assert changed == json_script(data, "console-data") != first
