@@ -476,13 +476,22 @@ def _js_data(game, players, deeds, clock, status, pending) -> dict[str, Any]:
 #: again on every post), keyed by everything they read: see ``_feed_row``.
 FEED_ROWS_KEPT = 2048
 _feed_rows: Kept[dict[str, Any]] = Kept(size=FEED_ROWS_KEPT)
+#: A token per reading of the events (names, board, language, time zone): a row's key holds
+#: the token, not the tuple (hashed again for each of the 20 rows).
+_feed_readers: Kept[object] = Kept(size=256)
 
 
-def _feed_row(*, event: Any, names: Names, names_key: tuple, language: str | None,
-              zone: Any) -> dict[str, Any]:
+def _feed_reader(*, names: Names, language: str | None, zone: Any) -> object:
+    """The token of what the feed's words and times read besides the event itself."""
+    return _feed_readers.get(
+        (language, zone, names.board, tuple(names.players.items())), object)
+
+
+def _feed_row(*, event: Any, names: Names, reader: object) -> dict[str, Any]:
     """The words and times of one event, kept by what they read: the event itself (its
-    ``repr``: plain JSON data), the players' names, the board, the language and the time zone.
-    Whether the event is voided is not part of it (the caller adds that)."""
+    ``repr``: plain JSON data) and ``reader`` (``_feed_reader``: the players' names, the
+    board, the language and the time zone). Whether the event is voided is not part of it
+    (the caller adds that)."""
 
     def make() -> dict[str, Any]:
         is_dict = isinstance(event, dict)
@@ -500,7 +509,7 @@ def _feed_row(*, event: Any, names: Names, names_key: tuple, language: str | Non
             "made_time": f"{made:%H:%M:%S}" if made else "",
         }
 
-    return _feed_rows.get((language, zone, names.board, names_key, repr(event)), make)
+    return _feed_rows.get((reader, repr(event)), make)
 
 
 def _feed(engine: rules.Game, names: Names, feed_all: bool) -> list[dict[str, Any]]:
@@ -508,13 +517,11 @@ def _feed(engine: rules.Game, names: Names, feed_all: bool) -> list[dict[str, An
     voided = engine.voided
     start = 0 if feed_all else max(0, count - FEED_LENGTH)
     events = engine.events_from(start)  # the feed's own, not the whole record copied
-    names_key = tuple(names.players.items())
-    language = get_language()
-    zone = timezone.get_current_timezone()
+    reader = _feed_reader(names=names, language=get_language(),
+                          zone=timezone.get_current_timezone())
     out = []
     for index in range(count - 1, start - 1, -1):
-        row = _feed_row(event=events[index - start], names=names, names_key=names_key,
-                        language=language, zone=zone)
+        row = _feed_row(event=events[index - start], names=names, reader=reader)
         kind = row["type"]
         out.append({
             "index": index,

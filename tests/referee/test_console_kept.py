@@ -107,9 +107,9 @@ def _names(players: dict[str, str]) -> Names:
 
 
 def _row(event: dict, names: Names) -> dict:
-    return picture._feed_row(event=event, names=names, names_key=tuple(names.players.items()),
-                             language=translation.get_language(),
-                             zone=picture.timezone.get_current_timezone())
+    reader = picture._feed_reader(names=names, language=translation.get_language(),
+                                  zone=picture.timezone.get_current_timezone())
+    return picture._feed_row(event=event, names=names, reader=reader)
 
 
 def test_a_feed_row_follows_the_event_the_names_and_the_language():
