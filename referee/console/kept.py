@@ -28,7 +28,7 @@ class Kept(Generic[V]):
     def __len__(self) -> int:
         return len(self._values)
 
-    def get(self, key: Hashable, make: Callable[[], V]) -> V:
+    def get(self, *, key: Hashable, make: Callable[[], V]) -> V:
         """The value kept for ``key``, else ``make()`` kept."""
         with self._lock:
             value = self._values.get(key)

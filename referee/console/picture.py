@@ -55,7 +55,7 @@ def _words(*, table: str, language: str | None) -> dict[str, str]:
     return {code: str(label) for code, label in labels.items()}
 
 
-def _group_label(group: str) -> str:
+def _group_label(*, group: str) -> str:
     return _words(table="groups", language=get_language()).get(group, group)
 
 
@@ -373,7 +373,7 @@ def _build_groups(state, by_key, players) -> list[dict[str, Any]]:
             continue
         out.append({
             "group": group, "group_class": streets[0]["group_class"],
-            "label": _group_label(group), "owner": owner, "streets": streets,
+            "label": _group_label(group=group), "owner": owner, "streets": streets,
         })
     return out
 
@@ -484,7 +484,7 @@ _feed_readers: Kept[object] = Kept(size=256)
 def _feed_reader(*, names: Names, language: str | None, zone: Any) -> object:
     """The token of what the feed's words and times read besides the event itself."""
     return _feed_readers.get(
-        (language, zone, names.board, tuple(names.players.items())), object)
+        key=(language, zone, names.board, tuple(names.players.items())), make=object)
 
 
 def _feed_row(*, event: Any, names: Names, reader: object) -> dict[str, Any]:
@@ -509,7 +509,7 @@ def _feed_row(*, event: Any, names: Names, reader: object) -> dict[str, Any]:
             "made_time": f"{made:%H:%M:%S}" if made else "",
         }
 
-    return _feed_rows.get((reader, repr(event)), make)
+    return _feed_rows.get(key=(reader, repr(event)), make=make)
 
 
 def _feed(engine: rules.Game, names: Names, feed_all: bool) -> list[dict[str, Any]]:

@@ -369,7 +369,7 @@ _kept_texts: Kept[str] = Kept(size=KEPT_TEXTS)
 _frozen_pickles: dict[int, tuple[Any, bytes]] = {}
 
 
-def _pickled(values: dict[str, Any]) -> bytes:
+def _pickled(*, values: dict[str, Any]) -> bytes:
     """``values`` as one pickle, a frozen dataclass among them whose fields all hash (so none
     can change: the ruleset) pickled once per object."""
     plain, frozen = {}, {}
@@ -405,11 +405,12 @@ class KeptNode(template.Node):
 
     def render(self, context: template.Context) -> str:
         values = {name: value.resolve(context) for name, value in self.values.items()}
-        digest = hashlib.blake2b(_pickled(values), digest_size=20).digest()
+        digest = hashlib.blake2b(_pickled(values=values), digest_size=20).digest()
         # the node itself, not its id: kept alive while its texts are, its id is never reused
         key = (self, get_language(), get_current_timezone(), context.autoescape,
                context.use_l10n, context.use_tz, digest)
-        return _kept_texts.get(key, lambda: self.nodelist.render(context.new(values)))
+        return _kept_texts.get(
+            key=key, make=lambda: self.nodelist.render(context.new(values)))
 
 
 @register.tag("kept")
@@ -448,7 +449,7 @@ class WordsNode(template.Node):
     def __init__(self, nodelist: template.NodeList) -> None:
         self.nodelist = nodelist
 
-    def _words(self, context: template.Context) -> dict[str, Any]:
+    def _words(self, *, context: template.Context) -> dict[str, Any]:
         own = context.new()
         if self.nodelist.render(own).strip():
             raise template.TemplateSyntaxError("{% words %} may only set variables")
@@ -456,7 +457,7 @@ class WordsNode(template.Node):
 
     def render(self, context: template.Context) -> str:
         key = (self, get_language(), context.autoescape, context.use_l10n, context.use_tz)
-        for name, value in _kept_words.get(key, lambda: self._words(context)).items():
+        for name, value in _kept_words.get(key=key, make=lambda: self._words(context=context)).items():
             context[name] = value
         return ""
 
@@ -479,7 +480,7 @@ _JSON_SCRIPT_ESCAPES = {ord(">"): "\\u003E", ord("<"): "\\u003C", ord("&"): "\\u
 _kept_json: Kept[str] = Kept(size=64)
 
 
-def _json(value: Any) -> str:
+def _json(*, value: Any) -> str:
     return json.dumps(value, cls=DjangoJSONEncoder)
 
 
@@ -493,9 +494,10 @@ def console_data(value: dict[str, Any]) -> SafeString:
         if key == "deeds":
             digest = hashlib.blake2b(pickle.dumps(item, protocol=pickle.HIGHEST_PROTOCOL),
                                      digest_size=20).digest()
-            text = _kept_json.get((get_language(), digest), lambda item=item: _json(item))
+            text = _kept_json.get(key=(get_language(), digest),
+                                  make=lambda item=item: _json(value=item))
         else:
-            text = _json(item)
-        parts.append(f"{_json(key)}: {text}")
+            text = _json(value=item)
+        parts.append(f"{_json(value=key)}: {text}")
     escaped = ("{" + ", ".join(parts) + "}").translate(_JSON_SCRIPT_ESCAPES)
     return SafeString(f'<script id="console-data" type="application/json">{escaped}</script>')

@@ -91,13 +91,13 @@ def test_a_kept_block_takes_named_values_only():
 
 def test_the_store_is_bounded_and_drops_the_least_recently_used():
     kept: Kept[str] = Kept(size=2)
-    kept.get("a", lambda: "A")
-    kept.get("b", lambda: "B")
-    assert kept.get("a", lambda: "new") == "A"  # used: now the most recent
-    kept.get("c", lambda: "C")  # drops "b"
+    kept.get(key="a", make=lambda: "A")
+    kept.get(key="b", make=lambda: "B")
+    assert kept.get(key="a", make=lambda: "new") == "A"  # used: now the most recent
+    kept.get(key="c", make=lambda: "C")  # drops "b"
     assert len(kept) == 2
-    assert kept.get("b", lambda: "B2") == "B2"
-    assert kept.get("a", lambda: "A2") == "A2"  # dropped by "b" coming back
+    assert kept.get(key="b", make=lambda: "B2") == "B2"
+    assert kept.get(key="a", make=lambda: "A2") == "A2"  # dropped by "b" coming back
 
 
 def _names(players: dict[str, str]) -> Names:
