@@ -405,7 +405,12 @@ class KeptNode(template.Node):
 
     def render(self, context: template.Context) -> str:
         values = {name: value.resolve(context) for name, value in self.values.items()}
-        digest = hashlib.blake2b(_pickled(values=values), digest_size=20).digest()
+        try:
+            pickled = _pickled(values=values)
+        except (pickle.PicklingError, TypeError, AttributeError):
+            # not plain data (nothing to key it by): rendered as it is, not kept
+            return self.nodelist.render(context.new(values))
+        digest = hashlib.blake2b(pickled, digest_size=20).digest()
         # the node itself, not its id: kept alive while its texts are, its id is never reused
         key = (self, get_language(), get_current_timezone(), context.autoescape,
                context.use_l10n, context.use_tz, digest)

@@ -5,6 +5,8 @@ whole fragment, byte for byte: ``benchmarks/console_fingerprint.py``.)"""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from django.template import Context, Template, TemplateSyntaxError
 from django.utils import translation
@@ -190,3 +192,10 @@ def test_the_console_data_is_what_json_script_wrote_and_follows_the_deeds():
         data["seq"] = 5
         changed = console_parts.console_data(data)
     assert changed == json_script(data, "console-data") != first
+
+
+def test_a_value_that_does_not_pickle_is_rendered_every_time():
+    template = Template("{% load console_parts %}{% kept n=n f=f %}{{ n }}{% end_kept %}")
+    with translation.override("en"):
+        assert template.render(Context({"n": 1, "f": threading.Lock()})) == "1"
+        assert template.render(Context({"n": 2, "f": threading.Lock()})) == "2"
