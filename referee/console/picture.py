@@ -7,13 +7,15 @@ number of events: the engine is the cached one, the feed is read from it.
 from __future__ import annotations
 
 import datetime as dt
+from functools import lru_cache
 from typing import Any
 
 from django.utils import timezone
-from django.utils.translation import gettext_lazy
+from django.utils.translation import get_language, gettext_lazy
 
 from referee import engine_cache, rules, selectors
 from referee.console import reasons
+from referee.console.kept import Kept
 from referee.feed import describe
 from referee.models import Game, GameResult, Placement
 from referee.words import (
@@ -43,6 +45,18 @@ BUTTON_LABELS = {
 #: Events the banker may cancel with a correction (server events and the start are not).
 VOIDABLE = frozenset(rules.EVENT_TYPES) - {"start", "void", "auction_stop", "time_up"}
 FEED_LENGTH = 20
+
+
+@lru_cache(maxsize=64)
+def _words(*, table: str, language: str | None) -> dict[str, str]:
+    """The button or group labels (``table``) translated in the active ``language``, once per
+    process and language (each lazy label was translated again on every post)."""
+    labels = BUTTON_LABELS if table == "buttons" else GROUP_LABELS
+    return {code: str(label) for code, label in labels.items()}
+
+
+def _group_label(*, group: str) -> str:
+    return _words(table="groups", language=get_language()).get(group, group)
 
 
 # --------------------------------------------------------------------------- the picture
@@ -258,6 +272,14 @@ def build(
         "ledger": state.ledger,
         "players": players,
         "active_players": active,
+        # what the action sheets read of the players (not their cash: ``{% kept %}`` reuses
+        # the sheets while only cash moves)
+        "sheet_players": [
+            {"key": p["key"], "name": p["name"], "mortgageable": p["mortgageable"],
+             "unmortgageable": p["unmortgageable"], "tradeable": p["tradeable"],
+             "mortgaged_deeds": p["mortgaged_deeds"]}
+            for p in active
+        ],
         "selected": selected,
         # The deal the ruleset asks for before the clock starts (the start sheet warns).
         "deals_dealt": sum(p["deals"] for p in active) if ruleset.deal_count else 0,
@@ -300,6 +322,7 @@ def build(
 def _players(state, names: Names, by_key, deeds, pending, *, live: bool, finished: bool):
     """Each player with cash, net worth, deeds and (for those still in) the legal actions."""
     players = []
+    owners = {d["owner"] for d in deeds if d["owner"]}
     for seat, key in enumerate(state.players, start=1):
         bankrupt = key in state.bankrupt_set
         worth = rules.net_worth(state, key)
@@ -320,7 +343,7 @@ def _players(state, names: Names, by_key, deeds, pending, *, live: bool, finishe
             "deals": state.deals.get(key, 0),
             "deeds": own,
             "actions": actions,
-            "buttons": _buttons(actions, key, deeds, pending) if live else [],
+            "buttons": _buttons(actions, key, owners, pending) if live else [],
             "unavailable": (
                 reasons.unavailable(
                     state, key, actions, lambda violation: Refusal.of(violation, names)
@@ -350,7 +373,7 @@ def _build_groups(state, by_key, players) -> list[dict[str, Any]]:
             continue
         out.append({
             "group": group, "group_class": streets[0]["group_class"],
-            "label": str(GROUP_LABELS.get(group, group)), "owner": owner, "streets": streets,
+            "label": _group_label(group=group), "owner": owner, "streets": streets,
         })
     return out
 
@@ -378,25 +401,27 @@ def _union(lists) -> list[str]:
 
 def _groups(deeds: list[dict]) -> list[dict]:
     groups: dict[str, dict] = {}
+    labels = _words(table="groups", language=get_language())
     for d in deeds:
         entry = groups.setdefault(d["group"], {
             "group": d["group"], "group_class": d["group_class"],
-            "label": str(GROUP_LABELS.get(d["group"], d["group"])), "deeds": [],
+            "label": labels.get(d["group"], d["group"]), "deeds": [],
         })
         entry["deeds"].append(d)
     return list(groups.values())
 
 
 def _buttons(
-    actions: dict[str, list[str]], key: str, deeds: list[dict], pending: list[str]
+    actions: dict[str, list[str]], key: str, owners: set[str], pending: list[str]
 ) -> list[dict[str, Any]]:
-    """The action buttons of one player's panel, each only when the engine allows it."""
+    """The action buttons of one player's panel, each only when the engine allows it
+    (``owners``: who owns a deed, for the rent button)."""
     if pending:
         return []  # auction mode: only the auction walk-through and corrections
     out = []
     if "buy" in actions:
         out.append("buy")
-    if "pay" in actions and any(d["owner"] and d["owner"] != key for d in deeds):
+    if "pay" in actions and (len(owners) > 1 or (owners and key not in owners)):
         out.append("rent")
     if "pay" in actions:
         out.append("pay")
@@ -414,8 +439,9 @@ def _buttons(
         out.append("cash")
     if "bankrupt" in actions:
         out.append("bankrupt")
-    # Translated here, once per button (a lazy label is translated again at each use).
-    return [{"code": code, "label": str(BUTTON_LABELS[code])} for code in out]
+    # Translated once per language (a lazy label is translated again at each use).
+    labels = _words(table="buttons", language=get_language())
+    return [{"code": code, "label": labels[code]} for code in out]
 
 
 def _js_data(game, players, deeds, clock, status, pending) -> dict[str, Any]:
@@ -446,28 +472,60 @@ def _js_data(game, players, deeds, clock, status, pending) -> dict[str, Any]:
 # --------------------------------------------------------------------------- the feed
 
 
-def _feed(engine: rules.Game, names: Names, feed_all: bool) -> list[dict[str, Any]]:
-    count = len(engine)
-    voided = engine.voided
-    start = 0 if feed_all else max(0, count - FEED_LENGTH)
-    events = engine.events_from(start)  # the feed's own, not the whole record copied
-    out = []
-    for index in range(count - 1, start - 1, -1):
-        ev = events[index - start]
-        kind = ev.get("type") if isinstance(ev, dict) else None
-        at = parse_at(ev.get("at")) if isinstance(ev, dict) else None
-        made = parse_at(ev.get("made_at")) if isinstance(ev, dict) else None
+#: Feed rows kept per process (their words and times; issue 29: the 20 rows were described
+#: again on every post), keyed by everything they read: see ``_feed_row``.
+FEED_ROWS_KEPT = 2048
+_feed_rows: Kept[dict[str, Any]] = Kept(size=FEED_ROWS_KEPT)
+#: A token per reading of the events (names, board, language, time zone): a row's key holds
+#: the token, not the tuple (hashed again for each of the 20 rows).
+_feed_readers: Kept[object] = Kept(size=256)
+
+
+def _feed_reader(*, names: Names, language: str | None, zone: Any) -> object:
+    """The token of what the feed's words and times read besides the event itself."""
+    return _feed_readers.get(
+        key=(language, zone, names.board, tuple(names.players.items())), make=object)
+
+
+def _feed_row(*, event: Any, names: Names, reader: object) -> dict[str, Any]:
+    """The words and times of one event, kept by what they read: the event itself (its
+    ``repr``: plain JSON data) and ``reader`` (``_feed_reader``: the players' names, the
+    board, the language and the time zone). Whether the event is voided is not part of it
+    (the caller adds that)."""
+
+    def make() -> dict[str, Any]:
+        is_dict = isinstance(event, dict)
+        at = parse_at(event.get("at")) if is_dict else None
+        made = parse_at(event.get("made_at")) if is_dict else None
         at = timezone.localtime(at) if at else None
         made = timezone.localtime(made) if made else None
-        out.append({
-            "index": index,
-            "type": kind,
-            "text": describe(ev, names),
+        return {
+            "type": event.get("type") if is_dict else None,
+            "text": describe(event, names),
             "at": at,
             "time": f"{at:%H:%M:%S}" if at else "",  # as the time filter's "H:i:s" writes it
             # made offline, arrived later (``referee.services.made_at``)
             "made_at": made,
             "made_time": f"{made:%H:%M:%S}" if made else "",
+        }
+
+    return _feed_rows.get(key=(reader, repr(event)), make=make)
+
+
+def _feed(engine: rules.Game, names: Names, feed_all: bool) -> list[dict[str, Any]]:
+    count = len(engine)
+    voided = engine.voided
+    start = 0 if feed_all else max(0, count - FEED_LENGTH)
+    events = engine.events_from(start)  # the feed's own, not the whole record copied
+    reader = _feed_reader(names=names, language=get_language(),
+                          zone=timezone.get_current_timezone())
+    out = []
+    for index in range(count - 1, start - 1, -1):
+        row = _feed_row(event=events[index - start], names=names, reader=reader)
+        kind = row["type"]
+        out.append({
+            "index": index,
+            **row,
             "voided": index in voided,
             "voidable": kind in VOIDABLE and index not in voided,
         })

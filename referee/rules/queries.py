@@ -243,7 +243,11 @@ def legal_actions(state: GameState | Game, player: str) -> dict[str, list[str]]:
             return False
         return True
 
-    def allowed_deeds(action: str, events: list[dict[str, Any]]) -> list[str]:
+    def allowed_deeds(
+        action: str, keys: list[str], event_for: Callable[[str], dict[str, Any]]
+    ) -> list[str]:
+        """The deeds of ``keys`` the action may take now; an event (``event_for``) made only
+        for the deeds that are checked (a deed alike in what the checks read is not)."""
         same_for_all = _SAME_FOR_EVERY_DEED.get(action, _ANY_DEED)
         reads = _UNOWNED_DEED_READS.get(action)
 
@@ -257,14 +261,13 @@ def legal_actions(state: GameState | Game, player: str) -> dict[str, list[str]]:
 
         answers: dict[Hashable, bool | None] = {}
         deeds = []
-        for event in events:
-            key = event.get("deed") or event["deeds"][0]
+        for key in keys:
             if reads is None:
-                ok = passes(event)
+                ok = passes(event_for(key))
             else:
                 alike = reads(s, board.deed(key))
                 if alike not in answers:
-                    answers[alike] = passes(event)
+                    answers[alike] = passes(event_for(key))
                 ok = answers[alike]
             if ok is None:
                 return []
@@ -278,30 +281,24 @@ def legal_actions(state: GameState | Game, player: str) -> dict[str, list[str]]:
     unowned = [d.key for d in board.deeds if d.key not in owner]
     mine = [d.key for d in board.deeds if owner.get(d.key) == player]
     partner = next((p for p in s.active_players if p != player), None)
-    candidates: list[tuple[str, list[dict[str, Any]]]] = [
-        ("deal", [{"type": "deal", "player": player, "deed": k} for k in unowned]),
-        ("buy", [{"type": "buy", "player": player, "deed": k} for k in unowned]),
-        (
-            "auction",
-            [
-                {"type": "auction", "deed": k, "winner": player, "price": s.rules.auction_min_bid}
-                for k in unowned
-            ],
-        ),
-        ("build", [{"type": "build", "deed": k} for k in mine]),
-        ("sell_building", [{"type": "sell_building", "deed": k} for k in mine]),
-        ("mortgage", [{"type": "mortgage", "deed": k} for k in mine]),
-        ("unmortgage", [{"type": "unmortgage", "deed": k} for k in mine]),
+    min_bid = s.rules.auction_min_bid
+    candidates: list[tuple[str, list[str], Callable[[str], dict[str, Any]]]] = [
+        ("deal", unowned, lambda k: {"type": "deal", "player": player, "deed": k}),
+        ("buy", unowned, lambda k: {"type": "buy", "player": player, "deed": k}),
+        ("auction", unowned,
+         lambda k: {"type": "auction", "deed": k, "winner": player, "price": min_bid}),
+        ("build", mine, lambda k: {"type": "build", "deed": k}),
+        ("sell_building", mine, lambda k: {"type": "sell_building", "deed": k}),
+        ("mortgage", mine, lambda k: {"type": "mortgage", "deed": k}),
+        ("unmortgage", mine, lambda k: {"type": "unmortgage", "deed": k}),
     ]
     if partner is not None:
         candidates.append(
-            (
-                "trade",
-                [{"type": "trade", "from": player, "to": partner, "deeds": [k]} for k in mine],
-            )
+            ("trade", mine,
+             lambda k: {"type": "trade", "from": player, "to": partner, "deeds": [k]})
         )
-    for action, events in candidates:
-        deeds = allowed_deeds(action, events)
+    for action, keys, event_for in candidates:
+        deeds = allowed_deeds(action, keys, event_for)
         if deeds:
             out[action] = deeds
     for action, event in (

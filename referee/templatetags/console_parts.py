@@ -11,14 +11,24 @@ fragment byte for byte.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import pickle
 from collections.abc import Iterable
+from datetime import datetime
 from html import escape as html_escape
 from typing import Any
 
 from django import template
+from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
+from django.template.base import token_kwargs
 from django.utils.functional import Promise
 from django.utils.safestring import SafeString
+from django.utils.timezone import get_current_timezone
 from django.utils.translation import get_language
+
+from referee.console.kept import Kept
 
 register = template.Library()
 APPROX = "\u2248"  # ≈: cash tracked without the ledger is a guess
@@ -347,3 +357,152 @@ def player_panels(context: template.Context, players: Iterable[dict[str, Any]], 
             f'{refusals}\n  </section>\n'
         )
     return SafeString("".join(out))
+
+
+#: Texts kept per process by all ``{% kept %}`` blocks together (a block's text is 1–30 kB).
+KEPT_TEXTS = 256
+_kept_texts: Kept[str] = Kept(size=KEPT_TEXTS)
+
+
+#: Pickles of frozen dataclasses by their identity (the ruleset: a fifth of a digest's pickle),
+#: each with its object, so that an identity is never reused while its pickle is kept.
+_frozen_pickles: dict[int, tuple[Any, bytes]] = {}
+
+
+def _pickled(*, values: dict[str, Any]) -> bytes:
+    """``values`` as one pickle, a frozen dataclass among them whose fields all hash (so none
+    can change: the ruleset) pickled once per object."""
+    plain, frozen = {}, {}
+    for name, value in values.items():
+        params = getattr(type(value), "__dataclass_params__", None)
+        if params is None or not params.frozen:
+            plain[name] = value
+            continue
+        kept = _frozen_pickles.get(id(value))
+        if kept is None or kept[0] is not value:
+            try:
+                hash(value)  # every field hashable: nothing inside can change either
+            except TypeError:
+                plain[name] = value
+                continue
+            if len(_frozen_pickles) >= 64:
+                _frozen_pickles.clear()
+            kept = _frozen_pickles[id(value)] = (
+                value, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+        frozen[name] = kept[1]
+    return pickle.dumps((plain, frozen), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+class KeptNode(template.Node):
+    """A block rendered from its named values only (a context of just those: nothing else of
+    the page can reach it), kept per process by the block, the language, the context's
+    escaping, localization and time zone, and a digest of the values (their pickle: plain data, lazy
+    words by their message): the same values give the same text, other values a new one."""
+
+    def __init__(self, nodelist: template.NodeList, values: dict[str, Any]) -> None:
+        self.nodelist = nodelist
+        self.values = values
+
+    def render(self, context: template.Context) -> str:
+        values = {name: value.resolve(context) for name, value in self.values.items()}
+        try:
+            pickled = _pickled(values=values)
+        except (pickle.PicklingError, TypeError, AttributeError):
+            # not plain data (nothing to key it by): rendered as it is, not kept
+            return self.nodelist.render(context.new(values))
+        digest = hashlib.blake2b(pickled, digest_size=20).digest()
+        # the node itself, not its id: kept alive while its texts are, its id is never reused
+        key = (self, get_language(), get_current_timezone(), context.autoescape,
+               context.use_l10n, context.use_tz, digest)
+        return _kept_texts.get(
+            key=key, make=lambda: self.nodelist.render(context.new(values)))
+
+
+@register.tag("kept")
+def kept(parser: template.base.Parser, token: template.base.Token) -> KeptNode:
+    """``{% kept name=value… %}…{% end_kept %}``: a part of the console that only the named
+    values (and the language) fill, rendered once per distinct values instead of on every post
+    (the action sheets and the board: ownership and buildings change, cash mostly does not).
+    Inside, only the named values exist; a value must be plain data (what pickles the same
+    renders the same), and nothing inside may set a variable used after the block."""
+    bits = token.split_contents()[1:]
+    values = token_kwargs(bits, parser, support_legacy=False)
+    if bits or not values:
+        raise template.TemplateSyntaxError("{% kept %} takes name=value pairs only")
+    nodelist = parser.parse(("end_kept",))
+    parser.delete_first_token()
+    return KeptNode(nodelist, values)
+
+
+@register.simple_tag
+def rendered_at() -> SafeString:
+    """``_main.html``: when the fragment was rendered, as ``data-rendered="{% now 'U' %}"
+    data-rendered-time="{% now 'H:i' %}"`` wrote it (the date filter's format parser was a
+    twentieth of the fragment's render)."""
+    now = datetime.now(tz=get_current_timezone() if settings.USE_TZ else None)
+    return SafeString(f'data-rendered="{int(now.timestamp())}" data-rendered-time="{now:%H:%M}"')
+
+
+_kept_words: Kept[dict[str, Any]] = Kept(size=64)
+
+
+class WordsNode(template.Node):
+    """Variables the body's ``{% translate … as name %}`` tags set, worked out once per
+    process, language, escaping and localization (in a context of nothing else), then set
+    again on each render: the body's words depend on nothing but those."""
+
+    def __init__(self, nodelist: template.NodeList) -> None:
+        self.nodelist = nodelist
+
+    def _words(self, *, context: template.Context) -> dict[str, Any]:
+        own = context.new()
+        if self.nodelist.render(own).strip():
+            raise template.TemplateSyntaxError("{% words %} may only set variables")
+        return dict(own.dicts[-1])
+
+    def render(self, context: template.Context) -> str:
+        key = (self, get_language(), context.autoescape, context.use_l10n, context.use_tz)
+        for name, value in _kept_words.get(key=key, make=lambda: self._words(context=context)).items():
+            context[name] = value
+        return ""
+
+
+@register.tag("words")
+def words(parser: template.base.Parser, token: template.base.Token) -> WordsNode:
+    """``{% words %}{% translate "…" as word_x %}…{% end_words %}``: a template's words set
+    from the kept translations of its language (each ``translate`` tag was a lazy string
+    translated again on every post: a tenth of the fragment's time), the tags staying where
+    ``makemessages`` finds them."""
+    if token.split_contents()[1:]:
+        raise template.TemplateSyntaxError("{% words %} takes no arguments")
+    nodelist = parser.parse(("end_words",))
+    parser.delete_first_token()
+    return WordsNode(nodelist)
+
+
+#: What ``json_script`` writes for ``>``, ``<`` and ``&`` (``django.utils.html``).
+_JSON_SCRIPT_ESCAPES = {ord(">"): "\\u003E", ord("<"): "\\u003C", ord("&"): "\\u0026"}
+_kept_json: Kept[str] = Kept(size=64)
+
+
+def _json(*, value: Any) -> str:
+    return json.dumps(value, cls=DjangoJSONEncoder)
+
+
+@register.filter
+def console_data(value: dict[str, Any]) -> SafeString:
+    """``{{ js_data|json_script:"console-data" }}``, the same bytes, with the JSON of the deeds
+    (most of it; ownership and buildings change it, cash does not) kept by the language and a
+    digest of their pickle."""
+    parts = []
+    for key, item in value.items():
+        if key == "deeds":
+            digest = hashlib.blake2b(pickle.dumps(item, protocol=pickle.HIGHEST_PROTOCOL),
+                                     digest_size=20).digest()
+            text = _kept_json.get(key=(get_language(), digest),
+                                  make=lambda item=item: _json(value=item))
+        else:
+            text = _json(value=item)
+        parts.append(f"{_json(value=key)}: {text}")
+    escaped = ("{" + ", ".join(parts) + "}").translate(_JSON_SCRIPT_ESCAPES)
+    return SafeString(f'<script id="console-data" type="application/json">{escaped}</script>')
