@@ -94,3 +94,74 @@ class PreparedRead:
             populators=get_related_populators(klass_info, compiler.select, using),
             for_update=query.select_for_update,
         )
+
+
+class PreparedUpdate:
+    """``instance.save(update_fields=fields)`` with its SQL written once per connection: the
+    same values (each field's ``pre_save``, so ``auto_now`` too, then ``get_db_prep_save``, as
+    Django's update compiler takes them), no compilation. No ``pre_save``/``post_save``
+    signal is sent: for models nobody listens to (as ``QuerySet.update``)."""
+
+    def __init__(self, model: type[Model], fields: tuple[str, ...]) -> None:
+        self.model = model
+        self.fields = [model._meta.get_field(name) for name in fields]
+        self._sql: dict[int, str] = {}
+
+    def save(self, instance: Model, *, using: str = DEFAULT_DB_ALIAS) -> None:
+        connection = connections[using]
+        sql = self._sql.get(id(connection))
+        if sql is None:
+            quote = connection.ops.quote_name
+            sql = self._sql[id(connection)] = "UPDATE {} SET {} WHERE {} = %s".format(
+                quote(self.model._meta.db_table),
+                ", ".join(f"{quote(field.column)} = %s" for field in self.fields),
+                quote(self.model._meta.pk.column),
+            )
+        params = [field.get_db_prep_save(field.pre_save(instance, False), connection)
+                  for field in self.fields]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [*params, instance.pk])
+            if cursor.rowcount != 1:
+                raise self.model.DoesNotExist(f"{self.model.__name__} {instance.pk} not updated")
+
+
+class PreparedInsert:
+    """``Model.objects.create(**values)`` with its SQL written once per connection (every
+    concrete field but the automatic primary key, each field's ``pre_save`` and
+    ``get_db_prep_save`` as Django's insert compiler takes them; the new key from RETURNING
+    where the database has it). No ``pre_save``/``post_save`` signal is sent: for models
+    nobody listens to."""
+
+    def __init__(self, model: type[Model]) -> None:
+        self.model = model
+        self.fields = [field for field in model._meta.concrete_fields if not field.primary_key]
+        self._sql: dict[int, str] = {}
+
+    def create(self, *, using: str = DEFAULT_DB_ALIAS, **values: Any) -> Model:
+        connection = connections[using]
+        meta = self.model._meta
+        returning = connection.features.can_return_columns_from_insert
+        sql = self._sql.get(id(connection))
+        if sql is None:
+            quote = connection.ops.quote_name
+            sql = "INSERT INTO {} ({}) VALUES ({})".format(
+                quote(meta.db_table), ", ".join(quote(field.column) for field in self.fields),
+                ", ".join(["%s"] * len(self.fields)),
+            )
+            if returning:
+                clause, _params = connection.ops.return_insert_columns([meta.pk])
+                sql = f"{sql} {clause}"
+            self._sql[id(connection)] = sql
+        instance = self.model(**values)
+        params = [field.get_db_prep_save(field.pre_save(instance, True), connection)
+                  for field in self.fields]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            if returning:
+                pk = cursor.fetchone()[0]
+            else:
+                pk = connection.ops.last_insert_id(cursor, meta.db_table, meta.pk.column)
+        instance.pk = meta.pk.to_python(pk)
+        instance._state.adding = False
+        instance._state.db = using
+        return instance

@@ -16,7 +16,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from config.prepared import PreparedRead
+from config.prepared import PreparedInsert, PreparedRead, PreparedUpdate
 from referee import (
     engine_cache,
     errors,
@@ -245,10 +245,17 @@ POSTED_FIELDS = (
 )
 
 
+#: The post's two writes with their SQL written once (``config.prepared``; issue 29: their
+#: compilation was half of the write's remaining CPU). Nobody listens to these models'
+#: save signals (``tests/referee/test_prepared_reads.py`` checks).
+_SAVE_POSTED = PreparedUpdate(Game, POSTED_FIELDS)
+_INSERT_EVENT = PreparedInsert(GameEvent)
+
+
 def _store(
     game: Game, engine: rules.Game, event: dict, *, author: User | None, key: str, now: dt.datetime
 ) -> GameEvent:
-    row = GameEvent.objects.create(
+    row = _INSERT_EVENT.create(
         game=game,
         seq=game.event_count,
         type=event["type"],
@@ -460,7 +467,10 @@ def post_event(
             if refusal is None or server_events:
                 # The fields a post changes (``_store``), not the whole row; all of them when
                 # the untouched game followed a new seating (players, overrides).
-                game.save(update_fields=None if followed else POSTED_FIELDS)
+                if followed:
+                    game.save()
+                else:
+                    _SAVE_POSTED.save(game)
         except Exception:
             engine_cache.forget(game.pk)
             raise

@@ -4,11 +4,12 @@ compiled on the first read only, and a queryset of another shape run by the ORM.
 
 from __future__ import annotations
 
+import contextlib
 from unittest import mock
 
 import pytest
 from django.db import connection, transaction
-from django.db.models.sql.compiler import SQLCompiler
+from django.db.models.sql.compiler import SQLCompiler, SQLInsertCompiler, SQLUpdateCompiler
 from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 from factories import seated_table
@@ -101,3 +102,38 @@ def test_the_consoles_reads_are_not_compiled_again(banker):
             with transaction.atomic():
                 services._LOCKED_GAME.first(table.pk)
     assert compiled.call_count <= 2
+
+
+def test_nobody_listens_to_the_saves_the_post_writes_without_the_orm():
+    """The post's INSERT and UPDATE (``PreparedInsert``/``PreparedUpdate``) send no save
+    signal: a receiver (an audit log of games, say) must make them ordinary saves again."""
+    from django.db.models.signals import post_save, pre_save
+
+    from referee.models import GameEvent
+
+    for model in (Game, GameEvent):
+        assert not pre_save.has_listeners(model) and not post_save.has_listeners(model)
+
+
+def test_the_posts_writes_are_not_compiled(linked_post):
+    """The event's INSERT and the game's UPDATE: written once, never compiled by the ORM."""
+    table, game = linked_post
+    compilers = (SQLCompiler, SQLInsertCompiler, SQLUpdateCompiler)
+    with contextlib.ExitStack() as stack:
+        compiled = [stack.enter_context(mock.patch.object(
+            compiler, "as_sql", autospec=True, side_effect=compiler.as_sql))
+            for compiler in compilers]
+        services.post_event(table=table, event={"type": "cash", "player": game.players[0],
+                                                "amount": 5}, author=None, expected_seq=1)
+    assert [spy.call_count for spy in compiled] == [0, 0, 0]
+    stored = Game.objects.get(pk=game.pk)
+    assert stored.event_count == 2 and stored.events.get(seq=1).data["amount"] == 5
+
+
+@pytest.fixture
+def linked_post(banker):
+    table = seated_table(banker=banker)
+    table = Table.objects.select_related("round__tournament").get(pk=table.pk)
+    game = services.ensure_game(table=table)
+    services.post_event(table=table, event={"type": "start"}, author=None, expected_seq=0)
+    return table, game
