@@ -293,6 +293,8 @@ SPECTACULAR_SETTINGS = {
 # --- Security (production hardening when DEBUG is off behind TLS) ------------------------
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+# Django's database sessions, their read compiled once (``config.sessions``, issue 29).
+SESSION_ENGINE = "config.sessions"
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0"))

@@ -8,8 +8,7 @@ import zlib
 
 from django.core.cache import cache
 from django.core.serializers.json import DjangoJSONEncoder
-from django.http import HttpResponse
-from django.shortcuts import get_object_or_404
+from django.http import Http404, HttpResponse
 from django.utils import timezone
 from django.utils.cache import patch_cache_control
 from drf_spectacular.authentication import SessionScheme
@@ -28,6 +27,7 @@ from config.compression import (
     encoded_response,
     etag_matches,
 )
+from config.prepared import PreparedRead
 from referee import (
     engine_cache,
     errors,
@@ -63,10 +63,17 @@ class CsrfSessionScheme(SessionScheme):
     name = "consoleSession"
 
 
+#: The table with its round and tournament (every view here reads them), compiled once (issue
+#: 29: the compilation was most of the read). Not its banker: the checks compare
+#: ``banker_id``.
+_TABLE = PreparedRead(lambda pk: Table.objects.select_related("round__tournament").filter(pk=pk))
+
+
 def _table(table_id: int) -> Table:
-    return get_object_or_404(
-        Table.objects.select_related("round__tournament", "banker"), pk=table_id
-    )
+    table = _TABLE.first(table_id)
+    if table is None:
+        raise Http404
+    return table
 
 
 def _public(table: Table) -> bool:

@@ -94,7 +94,11 @@ def changed(table_ids: Iterable[int]) -> None:
     ids = sorted({int(pk) for pk in table_ids if pk})
     if ids:
         replace_tokens(ids)
-        transaction.on_commit(lambda: replace_tokens(ids))
+        # Outside a transaction (a post calls this after its commit) "now" is "once
+        # committed": a second replacement would be the same write again (a file's rename on
+        # the embedded default, issue 29).
+        if transaction.get_connection().in_atomic_block:
+            transaction.on_commit(lambda: replace_tokens(ids))
 
 
 def replace_tokens(table_ids: Iterable[int]) -> None:

@@ -7,14 +7,16 @@ sequence number.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import secrets
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from config.prepared import PreparedInsert, PreparedRead, PreparedUpdate
 from referee import (
     engine_cache,
     errors,
@@ -85,7 +87,6 @@ def game_from_seating(*, table: Table) -> Game:
     )
 
 
-@transaction.atomic
 def follow_seating(game: Game, *, table: Table) -> dict[str, Any]:
     """An untouched game (no event yet) follows its table's seating and the tournament's time
     settings, in memory only: the changed fields (``ensure_game`` stores them; a read shows
@@ -234,10 +235,27 @@ def due_games(*, now: dt.datetime | None = None) -> list[int]:
 # --------------------------------------------------------------------------- events
 
 
+#: What a post changes in the game's row: ``_store`` (the count, the clock from
+#: ``plan_deadlines``, the summary, the end) and the banker's last sight; ``updated_at`` is
+#: ``auto_now`` (saved only when named).
+POSTED_FIELDS = (
+    "event_count", "last_event_at", "status", "end_reason", "started_at", "paused_at",
+    "paused_seconds", "auction_stop_done", "auction_stop_due", "time_up_due", "summary",
+    "ended_at", "banker_seen_at", "updated_at",
+)
+
+
+#: The post's two writes with their SQL written once (``config.prepared``; issue 29: their
+#: compilation was half of the write's remaining CPU). Nobody listens to these models'
+#: save signals (``tests/referee/test_prepared_reads.py`` checks).
+_SAVE_POSTED = PreparedUpdate(Game, POSTED_FIELDS)
+_INSERT_EVENT = PreparedInsert(GameEvent)
+
+
 def _store(
     game: Game, engine: rules.Game, event: dict, *, author: User | None, key: str, now: dt.datetime
 ) -> GameEvent:
-    row = GameEvent.objects.create(
+    row = _INSERT_EVENT.create(
         game=game,
         seq=game.event_count,
         type=event["type"],
@@ -259,44 +277,98 @@ def _store(
     return row
 
 
-def check_writable(game: Game) -> dict[str, Any] | None:
+@dataclass(frozen=True)
+class WritableFacts:
+    """What decides whether the console may write (``check_writable``), read in one query."""
+
+    round_number: int
+    round_status: str
+    table_number: int
+    result_status: str | None
+    #: The id of the game's event posted with the post's idempotency key, if any.
+    replayed: int | None = None
+
+
+@functools.cache
+def _facts_sql() -> str:
+    """``_writable_facts``' statement, written once: the ORM compiled the same joins and the
+    subquery anew on every post (a third of the write's CPU, issue 29). Names from the models;
+    plain SQL that SQLite and PostgreSQL read alike."""
+    def name(model, field: str | None = None) -> str:
+        return connection.ops.quote_name(
+            model._meta.get_field(field).column if field else model._meta.db_table)
+
+    table, round_, result, event = Table, Round, GameResult, GameEvent
+    return (
+        f"SELECT r.{name(round_, 'number')}, r.{name(round_, 'status')}, "
+        f"t.{name(table, 'number')}, res.{name(result, 'status')}, "
+        f"(SELECT e.{name(event, 'id')} FROM {name(event)} e "
+        f"WHERE e.{name(event, 'game')} = %s AND e.{name(event, 'idempotency_key')} = %s "
+        f"AND %s <> '' LIMIT 1) "
+        f"FROM {name(table)} t "
+        f"INNER JOIN {name(round_)} r ON r.{name(round_, 'id')} = t.{name(table, 'round')} "
+        f"LEFT OUTER JOIN {name(result)} res ON res.{name(result, 'game')} = %s "
+        f"WHERE t.{name(table, 'id')} = %s"
+    )
+
+
+def _writable_facts(game: Game, idempotency_key: str = "") -> WritableFacts:
+    """The round, the table, the result's status and (with a key) the event a first post with
+    that key stored: one query."""
+    with connection.cursor() as cursor:
+        cursor.execute(_facts_sql(), [game.pk, idempotency_key, idempotency_key, game.pk,
+                                      game.table_id])
+        row = cursor.fetchone()
+    if row is None:
+        raise Table.DoesNotExist
+    return WritableFacts(*row)
+
+
+def check_writable(game: Game, *, facts: WritableFacts | None = None) -> dict[str, Any] | None:
     """The console writes only while the table's round runs and until the count.
 
     Once counted, the figures the players confirm are frozen: an event after the count (a cash
     correction, a void) would make the record say something else than the result, so it is
     refused until the count is reopened (``referee.results.reopen_count``). One query for all
-    of it.
+    of it (none when the caller read the ``facts`` already, after the game's lock).
     """
-    number, status, table, result_status = (
-        Table.objects.filter(pk=game.table_id)
-        .values_list("round__number", "round__status", "number", "game__result__status")
-        .get()
-    )
-    if status != Round.Status.RUNNING:
-        raise errors.RoundNotRunning(errors.ROUND_NOT_RUNNING, params={"number": number})
-    if result_status == GameResult.Status.CONFIRMED:
-        raise errors.ResultConfirmed(errors.RESULT_CONFIRMED, params={"table": table})
-    if result_status is not None:
+    facts = facts or _writable_facts(game)
+    if facts.round_status != Round.Status.RUNNING:
+        raise errors.RoundNotRunning(errors.ROUND_NOT_RUNNING,
+                                     params={"number": facts.round_number})
+    if facts.result_status == GameResult.Status.CONFIRMED:
+        raise errors.ResultConfirmed(errors.RESULT_CONFIRMED,
+                                     params={"table": facts.table_number})
+    if facts.result_status is not None:
         raise errors.ResultCounted(errors.RESULT_COUNTED)
     return None
 
 
-def _locked_game(*, game_id: int | None, table: Table | None) -> Game:
-    """The game row, locked. By its table (the console API's path: the one query that finds
-    the game also locks it; the first event creates the game from the seating, or follows
-    a seating change made since the console was opened, in memory until the post saves the
-    row: a refused first post stores nothing, a read follows the seating again), or by id."""
+#: The console post's locked read of its table's game, compiled once (issue 29: the
+#: compilation of its 24 columns was most of the read). One game per table: no ORDER BY.
+_LOCKED_GAME = PreparedRead(lambda table_id: Game.objects.select_for_update().filter(
+    table_id=table_id))
+
+
+def _locked_game(*, game_id: int | None, table: Table | None) -> tuple[Game, bool]:
+    """The game row, locked, and whether it followed its seating in memory. By its table (the
+    console API's path: the one query that finds the game also locks it; the first event
+    creates the game from the seating, or follows a seating change made since the console was
+    opened, in memory until the post saves the row: a refused first post stores nothing, a
+    read follows the seating again), or by id."""
+    followed = False
     if table is None:
-        return Game.objects.select_for_update().get(pk=game_id)
-    game = Game.objects.select_for_update().filter(table=table).first()
+        return Game.objects.select_for_update().get(pk=game_id), followed
+    game = _LOCKED_GAME.first(table.pk)
     if game is None:
         game = Game.objects.select_for_update().get(pk=ensure_game(table=table).pk)
     elif follow_seating(game, table=table):
         # Untouched and the seating (or the time settings) changed: what ``ensure_game``
         # would store, on the row already locked (no second read); the post's save keeps it.
         engine_cache.forget(game.pk)
+        followed = True
     game.table = table  # loaded by the caller with its round and tournament
-    return game
+    return game, followed
 
 
 def _without_time(event: dict[str, Any]) -> dict[str, Any]:
@@ -354,7 +426,7 @@ def post_event(
     check_event_shape(event)
     refusal: errors.DomainError | None = None
     with transaction.atomic():
-        game = _locked_game(game_id=game_id, table=table)
+        game, followed = _locked_game(game_id=game_id, table=table)
         # The server's clock is the game's clock: a client's own "at" is replaced, read once
         # the game is ours — read before the lock, a post that waited for another one would
         # be older than the event stored meanwhile ("time goes backwards", seen in the rehearsal).
@@ -362,13 +434,16 @@ def post_event(
         made = made_at(now=now, waited=waited)
         event = {**event, "at": now.isoformat(),
                  **({"made_at": made.isoformat(timespec="seconds")} if made else {})}
-        if idempotency_key:
-            first = game.events.filter(idempotency_key=idempotency_key).first()
-            if first is not None:
-                if _without_time(first.data) != _without_time(event):
-                    raise errors.KeyReused(errors.KEY_REUSED, params={"seq": first.seq})
-                return PostOutcome(first, False, game, UNREAD)
-        result = check_writable(game)
+        # Read after the lock, in one statement (a statement of its own: on PostgreSQL its
+        # snapshot is taken once the lock is ours, so it sees a count or a first post with
+        # this key committed while this post waited for the lock).
+        facts = _writable_facts(game, idempotency_key)
+        if facts.replayed is not None:
+            first = GameEvent.objects.get(pk=facts.replayed)
+            if _without_time(first.data) != _without_time(event):
+                raise errors.KeyReused(errors.KEY_REUSED, params={"seq": first.seq})
+            return PostOutcome(first, False, game, UNREAD)
+        result = check_writable(game, facts=facts)
         engine = engine_cache.engine_to_change(game)  # ours until the commit: readers go on
         deadlines = (game.auction_stop_due, game.time_up_due)
         try:
@@ -390,7 +465,12 @@ def post_event(
                 if author is not None:
                     game.banker_seen_at = now
             if refusal is None or server_events:
-                game.save()
+                # The fields a post changes (``_store``), not the whole row; all of them when
+                # the untouched game followed a new seating (players, overrides).
+                if followed:
+                    game.save()
+                else:
+                    _SAVE_POSTED.save(game)
         except Exception:
             engine_cache.forget(game.pk)
             raise

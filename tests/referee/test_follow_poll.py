@@ -330,3 +330,18 @@ def test_the_gate_sees_only_the_state_poll(linked):
         record = client.get(f"/api/v1/tables/{table.pk}/record",
                             HTTP_IF_NONE_MATCH=state["ETag"])
     assert record.status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_change_outside_a_transaction_replaces_the_token_once(monkeypatch):
+    """A post calls ``changed`` after its commit: "now" and "once committed" are one moment
+    there, and each replacement is a file written on the embedded default (issue 29). Inside
+    a transaction: now and again at the commit."""
+    replaced = []
+    monkeypatch.setattr(follow, "replace_tokens", lambda ids: replaced.append(list(ids)))
+    follow.changed([3])
+    assert replaced == [[3]]
+    with transaction.atomic():
+        follow.changed([4])
+        assert replaced == [[3], [4]]
+    assert replaced == [[3], [4], [4]]

@@ -1,0 +1,167 @@
+"""Hot reads of model rows compiled once (issue 29: the banker's post, every few seconds at
+every table).
+
+Django compiles a queryset's SQL anew each time it runs: for the console post's table (with
+its round and tournament, 39 columns) and its locked game (24 columns) the compilation was
+most of the read's CPU, for the same SQL every time. A :class:`PreparedRead` compiles its
+queryset once per thread and database connection, keeps the SQL, the columns' converters and
+how a row becomes instances (with the ``select_related`` objects), and afterwards only
+executes the SQL with the new value.
+
+It serves querysets of one shape: one model, optionally ``select_related`` and
+``select_for_update``, filtered by one value that is the SQL's only parameter, no
+annotations, no prefetching. A queryset whose compiled parameters are not exactly that value
+is run through the ORM every time (nothing kept), so a wrong use is slow, never wrong.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.models import Model, QuerySet
+from django.db.models.query import get_related_populators
+from django.db.transaction import TransactionManagementError
+
+
+@dataclass(frozen=True)
+class _Plan:
+    sql: str
+    compiler: Any
+    converters: dict
+    model: type[Model]
+    start: int
+    end: int
+    init_list: list[str]
+    populators: list
+    for_update: bool
+
+
+class PreparedRead:
+    """``build(value)``: the queryset for one value (e.g. ``Table.objects.filter(pk=value)``).
+    :meth:`first` runs it compiled once: the first row's instance, or None."""
+
+    def __init__(self, build: Callable[[Any], QuerySet]) -> None:
+        self._build = build
+        self._plans = threading.local()  # a connection belongs to its thread
+
+    def first(self, value: Any, *, using: str = DEFAULT_DB_ALIAS) -> Model | None:
+        connection = connections[using]
+        plans = self._plans.__dict__
+        plan = plans.get(id(connection))
+        if plan is None:
+            plan = self._plan(value, using)
+            if plan is None:  # not of the shape served: the ORM, every time
+                return self._build(value).using(using).first()
+            plans[id(connection)] = plan
+        if (plan.for_update and connection.features.has_select_for_update
+                and connection.get_autocommit() and connection.features.supports_transactions):
+            raise TransactionManagementError(
+                "select_for_update cannot be used outside of a transaction.")
+        with connection.cursor() as cursor:
+            cursor.execute(plan.sql, [value])
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        if plan.converters:
+            row = next(iter(plan.compiler.apply_converters([row], plan.converters)))
+        instance = plan.model.from_db(using, plan.init_list, row[plan.start:plan.end])
+        for populator in plan.populators:
+            populator.populate(row, instance)
+        return instance
+
+    def _plan(self, value: Any, using: str) -> _Plan | None:
+        queryset = self._build(value)[:1]
+        query = queryset.query
+        if (query.annotations or queryset._prefetch_related_lookups
+                or queryset._known_related_objects or query.extra or query.combinator):
+            return None
+        compiler = query.get_compiler(using=using)
+        sql, params = compiler.as_sql()
+        if list(params) != [value]:
+            return None
+        klass_info = compiler.klass_info
+        fields = [column[0] for column in compiler.select[:compiler.col_count]]
+        select_fields = klass_info["select_fields"]
+        start, end = select_fields[0], select_fields[-1] + 1
+        return _Plan(
+            sql=sql, compiler=compiler, converters=compiler.get_converters(fields),
+            model=klass_info["model"], start=start, end=end,
+            init_list=[column[0].target.attname for column in compiler.select[start:end]],
+            populators=get_related_populators(klass_info, compiler.select, using),
+            for_update=query.select_for_update,
+        )
+
+
+class PreparedUpdate:
+    """``instance.save(update_fields=fields)`` with its SQL written once per connection: the
+    same values (each field's ``pre_save``, so ``auto_now`` too, then ``get_db_prep_save``, as
+    Django's update compiler takes them), no compilation. No ``pre_save``/``post_save``
+    signal is sent: for models nobody listens to (as ``QuerySet.update``)."""
+
+    def __init__(self, model: type[Model], fields: tuple[str, ...]) -> None:
+        self.model = model
+        self.fields = [model._meta.get_field(name) for name in fields]
+        self._sql: dict[int, str] = {}
+
+    def save(self, instance: Model, *, using: str = DEFAULT_DB_ALIAS) -> None:
+        connection = connections[using]
+        sql = self._sql.get(id(connection))
+        if sql is None:
+            quote = connection.ops.quote_name
+            sql = self._sql[id(connection)] = "UPDATE {} SET {} WHERE {} = %s".format(
+                quote(self.model._meta.db_table),
+                ", ".join(f"{quote(field.column)} = %s" for field in self.fields),
+                quote(self.model._meta.pk.column),
+            )
+        params = [field.get_db_prep_save(field.pre_save(instance, False), connection)
+                  for field in self.fields]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [*params, instance.pk])
+            if cursor.rowcount != 1:
+                raise self.model.DoesNotExist(f"{self.model.__name__} {instance.pk} not updated")
+
+
+class PreparedInsert:
+    """``Model.objects.create(**values)`` with its SQL written once per connection (every
+    concrete field but the automatic primary key, each field's ``pre_save`` and
+    ``get_db_prep_save`` as Django's insert compiler takes them; the new key from RETURNING
+    where the database has it). No ``pre_save``/``post_save`` signal is sent: for models
+    nobody listens to."""
+
+    def __init__(self, model: type[Model]) -> None:
+        self.model = model
+        self.fields = [field for field in model._meta.concrete_fields if not field.primary_key]
+        self._sql: dict[int, str] = {}
+
+    def create(self, *, using: str = DEFAULT_DB_ALIAS, **values: Any) -> Model:
+        connection = connections[using]
+        meta = self.model._meta
+        returning = connection.features.can_return_columns_from_insert
+        sql = self._sql.get(id(connection))
+        if sql is None:
+            quote = connection.ops.quote_name
+            sql = "INSERT INTO {} ({}) VALUES ({})".format(
+                quote(meta.db_table), ", ".join(quote(field.column) for field in self.fields),
+                ", ".join(["%s"] * len(self.fields)),
+            )
+            if returning:
+                clause, _params = connection.ops.return_insert_columns([meta.pk])
+                sql = f"{sql} {clause}"
+            self._sql[id(connection)] = sql
+        instance = self.model(**values)
+        params = [field.get_db_prep_save(field.pre_save(instance, True), connection)
+                  for field in self.fields]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            if returning:
+                pk = cursor.fetchone()[0]
+            else:
+                pk = connection.ops.last_insert_id(cursor, meta.db_table, meta.pk.column)
+        instance.pk = meta.pk.to_python(pk)
+        instance._state.adding = False
+        instance._state.db = using
+        return instance

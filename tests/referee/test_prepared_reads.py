@@ -1,0 +1,139 @@
+"""The console post's hot reads compiled once (issue 29, ``config.prepared``): the table with
+its round and tournament, and the locked game. The same instances as the ORM's, the SQL
+compiled on the first read only, and a queryset of another shape run by the ORM."""
+
+from __future__ import annotations
+
+import contextlib
+from unittest import mock
+
+import pytest
+from django.db import connection, transaction
+from django.db.models.sql.compiler import SQLCompiler, SQLInsertCompiler, SQLUpdateCompiler
+from django.db.transaction import TransactionManagementError
+from django.test.utils import CaptureQueriesContext
+from factories import seated_table
+from queries import counted
+
+from config.prepared import PreparedRead
+from referee import api, services
+from referee.models import Game
+from tournament.models import Table
+
+pytestmark = pytest.mark.django_db
+
+
+def values(instance) -> dict:
+    return {field.attname: getattr(instance, field.attname)
+            for field in type(instance)._meta.concrete_fields}
+
+
+def test_the_table_is_the_orms_with_its_round_and_tournament(banker):
+    table = seated_table(banker=banker)
+    orm = Table.objects.select_related("round__tournament").get(pk=table.pk)
+    for _ in range(2):  # compiled, then kept
+        read = api._table(table.pk)
+        assert values(read) == values(orm) and read._state.adding is False
+        with CaptureQueriesContext(connection) as ctx:
+            assert values(read.round) == values(orm.round)
+            assert values(read.round.tournament) == values(orm.round.tournament)
+        assert counted(ctx.captured_queries) == []
+
+
+def test_a_missing_table_is_a_404():
+    from django.http import Http404
+
+    with pytest.raises(Http404):
+        api._table(987654)
+
+
+def test_the_sql_is_compiled_once(banker):
+    table = seated_table(banker=banker)
+    read = PreparedRead(lambda pk: Table.objects.select_related("round__tournament").filter(pk=pk))
+    with mock.patch.object(SQLCompiler, "as_sql", autospec=True,
+                           side_effect=SQLCompiler.as_sql) as compiled:
+        first, second = read.first(table.pk), read.first(table.pk)
+    assert compiled.call_count == 1
+    assert first.pk == second.pk == table.pk and first is not second
+
+
+def test_the_locked_game_converts_its_columns(banker):
+    table = seated_table(banker=banker)
+    game = services.ensure_game(table=table)
+    services.post_event(game_id=game.pk, event={"type": "start"}, author=None)
+    with transaction.atomic():
+        read = services._LOCKED_GAME.first(table.pk)
+    stored = Game.objects.get(pk=game.pk)
+    assert values(read) == values(stored)
+    assert isinstance(read.players, list) and read.started_at.tzinfo is not None
+
+
+def test_another_shape_is_run_by_the_orm(banker):
+    """Two parameters: nothing is kept, the ORM answers every time."""
+    table = seated_table(banker=banker)
+    read = PreparedRead(lambda number: Table.objects.filter(number=number, round__number=1))
+    assert read.first(table.number).pk == table.pk
+    assert read.first(999) is None
+    assert not read._plans.__dict__
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_the_locked_read_locks_and_wants_a_transaction(banker):
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL (DATABASE_URL=postgres://…)")
+    table = seated_table(banker=banker)
+    services.ensure_game(table=table)
+    with transaction.atomic(), CaptureQueriesContext(connection) as ctx:
+        assert services._LOCKED_GAME.first(table.pk).table_id == table.pk
+    assert "FOR UPDATE" in ctx.captured_queries[-1]["sql"]
+    with pytest.raises(TransactionManagementError):
+        services._LOCKED_GAME.first(table.pk)
+
+
+def test_the_consoles_reads_are_not_compiled_again(banker):
+    """The post's table and its locked game: compiled at most once per thread."""
+    table = seated_table(banker=banker)
+    services.ensure_game(table=table)
+    with mock.patch.object(SQLCompiler, "as_sql", autospec=True,
+                           side_effect=SQLCompiler.as_sql) as compiled:
+        for _ in range(3):
+            api._table(table.pk)
+            with transaction.atomic():
+                services._LOCKED_GAME.first(table.pk)
+    assert compiled.call_count <= 2
+
+
+def test_nobody_listens_to_the_saves_the_post_writes_without_the_orm():
+    """The post's INSERT and UPDATE (``PreparedInsert``/``PreparedUpdate``) send no save
+    signal: a receiver (an audit log of games, say) must make them ordinary saves again."""
+    from django.db.models.signals import post_save, pre_save
+
+    from referee.models import GameEvent
+
+    for model in (Game, GameEvent):
+        assert not pre_save.has_listeners(model) and not post_save.has_listeners(model)
+
+
+def test_the_posts_writes_are_not_compiled(linked_post):
+    """The event's INSERT and the game's UPDATE: written once, never compiled by the ORM."""
+    table, game = linked_post
+    compilers = (SQLCompiler, SQLInsertCompiler, SQLUpdateCompiler)
+    with contextlib.ExitStack() as stack:
+        compiled = [stack.enter_context(mock.patch.object(
+            compiler, "as_sql", autospec=True, side_effect=compiler.as_sql))
+            for compiler in compilers]
+        services.post_event(table=table, event={"type": "cash", "player": game.players[0],
+                                                "amount": 5}, author=None, expected_seq=1)
+    assert [spy.call_count for spy in compiled] == [0, 0, 0]
+    stored = Game.objects.get(pk=game.pk)
+    assert stored.event_count == 2 and stored.events.get(seq=1).data["amount"] == 5
+
+
+@pytest.fixture
+def linked_post(banker):
+    table = seated_table(banker=banker)
+    table = Table.objects.select_related("round__tournament").get(pk=table.pk)
+    game = services.ensure_game(table=table)
+    services.post_event(table=table, event={"type": "start"}, author=None, expected_seq=0)
+    return table, game
