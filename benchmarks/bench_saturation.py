@@ -43,6 +43,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _served import (  # noqa: E402
     ROOT,
+    PHONE,
     fresh_round,
     goal,
     load_demo,
@@ -81,7 +82,8 @@ function init(args)
   local t = tables[index]
   path = "/api/v1/tables/" .. t.id .. "/events?fragment=main&player=" .. t.a
   headers = {["Content-Type"] = "application/json", ["Cookie"] = t.cookie,
-             ["X-CSRFToken"] = t.csrf, ["Referer"] = "http://127.0.0.1:%(port)d/"}
+             ["X-CSRFToken"] = t.csrf, ["Referer"] = "http://127.0.0.1:%(port)d/",
+             ["Accept-Encoding"] = "%(encoding)s"}
   forth = '{"event": {"type": "pay", "from": "' .. t.a .. '", "to": "' .. t.b
           .. '", "amount": 10, "reason": "rent"}}'
   back = '{"event": {"type": "pay", "from": "' .. t.b .. '", "to": "' .. t.a
@@ -179,7 +181,8 @@ def lua_script(chosen: list[dict], path: Path) -> Path:
         f"{{id = {t['id']}, a = {quoted(t['a'])}, b = {quoted(t['b'])}, "
         f"csrf = {quoted(t['csrf'])}, cookie = {quoted(t['cookie'])}}}"
         for t in chosen)
-    path.write_text(LUA % {"tables": rows, "run": uuid.uuid4().hex[:12], "port": PORT})
+    path.write_text(LUA % {"tables": rows, "run": uuid.uuid4().hex[:12], "port": PORT,
+                           "encoding": PHONE})
     return path
 
 
