@@ -6,12 +6,14 @@ its round and tournament, 39 columns) and its locked game (24 columns) the compi
 most of the read's CPU, for the same SQL every time. A :class:`PreparedRead` compiles its
 queryset once per thread and database connection, keeps the SQL, the columns' converters and
 how a row becomes instances (with the ``select_related`` objects), and afterwards only
-executes the SQL with the new value.
+executes the SQL with the new values; a :class:`PreparedRows` does the same for a
+``values_list`` read.
 
 It serves querysets of one shape: one model, optionally ``select_related`` and
-``select_for_update``, filtered by one value that is the SQL's only parameter, no
-annotations, no prefetching. A queryset whose compiled parameters are not exactly that value
-is run through the ORM every time (nothing kept), so a wrong use is slow, never wrong.
+``select_for_update``, filtered by the values it is built from, which are exactly the SQL's
+parameters in their order, no annotations, no prefetching. A queryset whose compiled
+parameters are not exactly those values is run through the ORM every time (nothing kept), so
+a wrong use is slow, never wrong.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Model, QuerySet
-from django.db.models.query import get_related_populators
+from django.db.models.query import ValuesListIterable, get_related_populators
 from django.db.transaction import TransactionManagementError
 
 
@@ -41,28 +43,28 @@ class _Plan:
 
 
 class PreparedRead:
-    """``build(value)``: the queryset for one value (e.g. ``Table.objects.filter(pk=value)``).
+    """``build(*values)``: the queryset for these values (e.g. ``Table.objects.filter(pk=value)``).
     :meth:`first` runs it compiled once: the first row's instance, or None."""
 
     def __init__(self, build: Callable[[Any], QuerySet]) -> None:
         self._build = build
         self._plans = threading.local()  # a connection belongs to its thread
 
-    def first(self, value: Any, *, using: str = DEFAULT_DB_ALIAS) -> Model | None:
+    def first(self, *values: Any, using: str = DEFAULT_DB_ALIAS) -> Model | None:
         connection = connections[using]
         plans = self._plans.__dict__
         plan = plans.get(id(connection))
         if plan is None:
-            plan = self._plan(value, using)
+            plan = self._plan(values, using)
             if plan is None:  # not of the shape served: the ORM, every time
-                return self._build(value).using(using).first()
+                return self._build(*values).using(using).first()
             plans[id(connection)] = plan
         if (plan.for_update and connection.features.has_select_for_update
                 and connection.get_autocommit() and connection.features.supports_transactions):
             raise TransactionManagementError(
                 "select_for_update cannot be used outside of a transaction.")
         with connection.cursor() as cursor:
-            cursor.execute(plan.sql, [value])
+            cursor.execute(plan.sql, list(values))
             row = cursor.fetchone()
         if row is None:
             return None
@@ -73,15 +75,15 @@ class PreparedRead:
             populator.populate(row, instance)
         return instance
 
-    def _plan(self, value: Any, using: str) -> _Plan | None:
-        queryset = self._build(value)[:1]
+    def _plan(self, values: tuple[Any, ...], using: str) -> _Plan | None:
+        queryset = self._build(*values)[:1]
         query = queryset.query
         if (query.annotations or queryset._prefetch_related_lookups
                 or queryset._known_related_objects or query.extra or query.combinator):
             return None
         compiler = query.get_compiler(using=using)
         sql, params = compiler.as_sql()
-        if list(params) != [value]:
+        if list(params) != list(values):
             return None
         klass_info = compiler.klass_info
         fields = [column[0] for column in compiler.select[:compiler.col_count]]
@@ -94,6 +96,40 @@ class PreparedRead:
             populators=get_related_populators(klass_info, compiler.select, using),
             for_update=query.select_for_update,
         )
+
+
+class PreparedRows:
+    """``build(*values)``: a ``values_list`` queryset for these values. :meth:`all` runs it
+    compiled once per thread, connection and number of values (an ``IN`` list's length is
+    part of the SQL): its rows as tuples, each column converted as the ORM converts it. Of
+    another shape (the compiled parameters are not exactly the values): the ORM, every time."""
+
+    def __init__(self, build: Callable[..., QuerySet]) -> None:
+        self._build = build
+        self._plans = threading.local()
+
+    def all(self, *values: Any, using: str = DEFAULT_DB_ALIAS) -> list[tuple]:
+        connection = connections[using]
+        plans = self._plans.__dict__
+        plan = plans.get((id(connection), len(values)))
+        if plan is None:
+            queryset = self._build(*values)
+            if queryset._iterable_class is not ValuesListIterable:
+                raise TypeError("PreparedRows reads a values_list() queryset (not flat)")
+            compiler = queryset.query.get_compiler(using=using)
+            sql, params = compiler.as_sql()
+            if list(params) != list(values):  # not of the shape served: the ORM, every time
+                return list(queryset.using(using))
+            fields = [column[0] for column in compiler.select[:compiler.col_count]]
+            plan = plans[(id(connection), len(values))] = (
+                sql, compiler, compiler.get_converters(fields))
+        sql, compiler, converters = plan
+        with connection.cursor() as cursor:
+            cursor.execute(sql, list(values))
+            rows = cursor.fetchall()
+        if converters:
+            rows = [tuple(row) for row in compiler.apply_converters(rows, converters)]
+        return rows
 
 
 class PreparedUpdate:

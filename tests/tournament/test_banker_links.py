@@ -117,6 +117,35 @@ def test_revoked_link_stops_at_once_also_for_a_session_that_used_it(client, roun
     assert "revoked" in body.lower() or "widerrufen" in body
 
 
+def test_the_sessions_link_is_read_compiled_once_and_still_stops_at_once(round_):
+    """Issue 29: every banker action asks for the session's live link; its SQL is written once
+    (``config.prepared``), and a revocation or the round's close still counts on the next ask."""
+    from unittest import mock
+
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.db.models.sql.compiler import SQLCompiler
+
+    table = _table(round_, 3)
+    link = services.issue_link(table=table)
+    session = SessionStore()
+    banker_links.grant(session, link)
+    banker_links.session_link(session, table)  # compiled on this thread's first ask
+    with mock.patch.object(SQLCompiler, "as_sql", autospec=True,
+                           side_effect=SQLCompiler.as_sql) as compiled:
+        found = [banker_links.session_link(session, table) for _ in range(3)]
+    assert compiled.call_count == 0
+    assert {(found.pk, found.banker_id) for found in found} == {(link.pk, link.banker_id)}
+    assert found[0].banker == link.banker  # with the banker it was issued to, no query
+    Round.objects.filter(pk=round_.pk).update(status=Round.Status.COMPLETE)
+    assert banker_links.session_link(session, table) is None
+    Round.objects.filter(pk=round_.pk).update(status=Round.Status.RUNNING)
+    assert banker_links.session_link(session, table) == link
+    services.revoke_link(table=table)
+    assert banker_links.session_link(session, table) is None
+    session[banker_links.SESSION_KEY] = {str(table.pk): ["not", "a", "nonce"]}
+    assert banker_links.session_link(session, table) is None
+
+
 def test_a_closed_rounds_link_says_the_round_closed_not_revoked(client, round_):
     """Issue 28: nobody revoked the card's link; its round is over, and the page says so."""
     table = _table(round_, 2)
