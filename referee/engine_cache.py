@@ -20,7 +20,9 @@ from collections import OrderedDict
 
 from django.db import transaction
 
+from config.prepared import PreparedRows
 from referee import rules
+from referee.models import GameEvent
 
 MAX_GAMES = 512
 _lock = threading.Lock()
@@ -62,15 +64,20 @@ def _kept(game, identity: tuple) -> rules.Game | None:
         return entry[1]
 
 
+#: The events a kept engine lacks (another web process took the table's last posts: on every
+#: other post of a table in a hall served by two processes), compiled once (issue 29).
+_EVENTS_FROM = PreparedRows(lambda game_id, first, end: (
+    GameEvent.objects.filter(game_id=game_id).filter(seq__gte=first, seq__lt=end)
+    .order_by("seq").values_list("data")
+))
+
+
 def _built(game, kept: rules.Game | None) -> rules.Game:
     """A new engine at exactly ``game.event_count`` events: ``kept`` (never changed) copied and
     extended by the events it lacks, else built from the events."""
     if kept is not None and len(kept) < game.event_count:
         have = len(kept)
-        missing = list(
-            game.events.filter(seq__gte=have, seq__lt=game.event_count).order_by("seq")
-            .values_list("data", flat=True)
-        )
+        missing = [data for (data,) in _EVENTS_FROM.all(game.pk, have, game.event_count)]
         if len(missing) == game.event_count - have:
             engine = kept.copy()
             try:

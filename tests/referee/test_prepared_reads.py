@@ -1,5 +1,6 @@
 """The console post's hot reads compiled once (issue 29, ``config.prepared``): the table with
-its round and tournament, and the locked game. The same instances as the ORM's, the SQL
+its round and tournament, the locked game, and rows (the events a kept engine lacks, the
+players' names). The same instances as the ORM's, the SQL
 compiled on the first read only, and a queryset of another shape run by the ORM."""
 
 from __future__ import annotations
@@ -137,3 +138,79 @@ def linked_post(banker):
     game = services.ensure_game(table=table)
     services.post_event(table=table, event={"type": "start"}, author=None, expected_seq=0)
     return table, game
+
+
+def test_rows_are_the_orms_converted_and_compiled_once_per_length(linked_post):
+    """``PreparedRows``: the rows the ORM reads (a JSON column decoded), compiled once per
+    number of values (an ``IN`` list's length is in the SQL), never a plan of another length."""
+    from config.prepared import PreparedRows
+    from referee.models import GameEvent
+    from tournament.models import Player
+
+    table, game = linked_post
+    services.post_event(table=table, event={"type": "cash", "player": game.players[0],
+                                            "amount": 7}, author=None, expected_seq=1)
+    events = PreparedRows(lambda game_id, first: GameEvent.objects.filter(game_id=game_id)
+                          .filter(seq__gte=first).order_by("seq").values_list("seq", "data"))
+    names = PreparedRows(lambda *ids: Player.objects.filter(pk__in=ids).values_list("pk", "name"))
+    ids = [int(key) for key in game.players]
+    with mock.patch.object(SQLCompiler, "as_sql", autospec=True,
+                           side_effect=SQLCompiler.as_sql) as compiled:
+        assert events.all(game.pk, 0) == list(
+            GameEvent.objects.filter(game=game).order_by("seq").values_list("seq", "data"))
+        assert compiled.call_count == 2  # the plan's, and the ORM's in the comparison
+        assert events.all(game.pk, 1)[0][1]["amount"] == 7  # decoded: a dict, not text
+        assert sorted(names.all(*ids[:2])) == sorted(
+            Player.objects.filter(pk__in=ids[:2]).values_list("pk", "name"))
+        assert sorted(names.all(*ids)) == sorted(
+            Player.objects.filter(pk__in=ids).values_list("pk", "name"))
+        assert len(names.all(*ids[1:3])) == 2
+        # a plan for two ids and one for all (each beside its ORM comparison); the third read
+        # (two other ids) takes the plan for two
+        assert compiled.call_count == 6
+    assert events.all(987654, 0) == []
+
+
+def test_rows_of_another_shape_are_read_by_the_orm_and_a_model_queryset_is_refused(banker):
+    from config.prepared import PreparedRows
+
+    table = seated_table(banker=banker)
+    # The round's number is a second parameter the values do not name: the ORM, every time.
+    shaped = PreparedRows(lambda number: Table.objects.filter(number=number, round__number=1)
+                          .values_list("pk"))
+    with mock.patch.object(SQLCompiler, "as_sql", autospec=True,
+                           side_effect=SQLCompiler.as_sql) as compiled:
+        assert shaped.all(table.number) == [(table.pk,)]
+        assert shaped.all(table.number) == [(table.pk,)]
+    assert compiled.call_count >= 2
+    with pytest.raises(TypeError):
+        PreparedRows(lambda pk: Table.objects.filter(pk=pk)).all(table.pk)
+
+
+def test_an_engine_one_event_behind_reads_the_event_it_lacks_without_compiling(linked_post):
+    """In a hall served by two processes every other post of a table finds its kept engine one
+    event behind (the other process took the last post): it reads only the event it lacks,
+    with SQL compiled once."""
+    from referee import engine_cache
+
+    table, game = linked_post
+    compiles = []
+    for amount in (3, 4):
+        stored = Game.objects.get(pk=game.pk)
+        behind = engine_cache.engine_for(stored)
+        services.post_event(table=table, event={"type": "cash", "player": game.players[0],
+                                                "amount": amount}, author=None)
+        with engine_cache._lock:  # as the other process's post left this one's copy
+            engine_cache._games[game.pk] = (engine_cache._identity(stored), behind)
+        fresh = Game.objects.get(pk=game.pk)
+        with mock.patch.object(SQLCompiler, "as_sql", autospec=True,
+                               side_effect=SQLCompiler.as_sql) as compiled, \
+                CaptureQueriesContext(connection) as ctx:
+            engine = engine_cache.engine_for(fresh)
+        compiles.append(compiled.call_count)
+        assert len(engine) == fresh.event_count == len(behind) + 1
+        rebuilt = engine_cache.new_engine(fresh)
+        rebuilt.extend(fresh.events.order_by("seq").values_list("data", flat=True))
+        assert engine.state.cash == rebuilt.state.cash
+        assert len(counted(ctx.captured_queries)) == 1
+    assert compiles[1] == 0 and compiles[0] <= 1
