@@ -17,6 +17,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serial
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.permissions import AllowAny
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -112,6 +113,10 @@ EventBody = inline_serializer(
 )
 
 
+class _AsciiJSONRenderer(JSONRenderer):
+    ensure_ascii = True
+
+
 class TableEventsView(APIView):
     """Writers only: who may not write is refused before the body is read.
 
@@ -132,6 +137,14 @@ class TableEventsView(APIView):
     def initial(self, request: Request, *args, **kwargs) -> None:
         self.check_permissions(request)
         super().initial(request, *args, **kwargs)
+
+    def get_renderers(self):
+        """The console's answer carries its ~70 kB fragment as a JSON string: written with
+        ASCII escapes, which Python's encoder writes twice as fast as UTF-8 (issue 29; the
+        same JSON once parsed, a few bytes more on the wire before compression)."""
+        if self.request.GET.get("fragment") == "main":
+            return [_AsciiJSONRenderer()]
+        return super().get_renderers()
 
     @extend_schema(
         request=EventBody,

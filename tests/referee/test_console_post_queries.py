@@ -143,6 +143,26 @@ def test_without_the_flag_the_answer_keeps_its_shape(linked):
     assert "players" in answer["state"] and "main" not in answer
 
 
+def test_the_consoles_answer_is_written_in_ascii_and_reads_as_the_same_json(linked):
+    """Issue 29: the fragment travels as a JSON string with ASCII escapes (Python writes them
+    twice as fast); parsed, the umlauts of the names and words are there. Other answers of the
+    API keep UTF-8."""
+    import json
+
+    client, table = linked
+    anna, ben, *_ = keys(table)
+    assert post(client, table, {"type": "start"}, expected=0, key="a").status_code == 201
+    answer = post(client, table, {"type": "deal", "player": ben, "deed": "schlossallee"},
+                  expected=1, key="b", query=f"?fragment=main&player={ben}")
+    assert answer.status_code == 201
+    assert answer.content.isascii()
+    fragment = json.loads(answer.content)["main"]
+    assert not fragment.isascii()  # the German words, escaped in the body
+    plain = post(client, table, {"type": "cash", "player": anna, "amount": 5}, expected=2,
+                 key="c")
+    assert not plain.content.isascii()  # the state's German words, as UTF-8
+
+
 def test_an_event_after_the_count_is_refused_until_the_count_is_reopened(linked):
     """Issue 24, finding 1: a void (or a cash correction) after "Count finished" made the
     record say something else than the result the players confirm. It is refused with the
