@@ -33,23 +33,14 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
-#: The embedded SQLite as the event laptop runs it (``config.laptop``): a console write waits
-#: (up to 20 s) for a concurrent one instead of failing at once; write-ahead logging, so that
-#: readers never wait for the writer and a commit appends to the log instead of writing and
-#: syncing a rollback journal and the database (issue 29: a banker's post on the embedded
-#: default). Durability is unchanged (``synchronous`` stays FULL: the log is synced on commit).
-SQLITE_OPTIONS = {"timeout": 20, "transaction_mode": "IMMEDIATE",
-                  "init_command": "PRAGMA journal_mode=WAL;"}
-
-
 def database_config(url: str | None, *, sqlite_path: str) -> dict:
     """Return a Django DATABASES['default'] entry for a DATABASE_URL, or the embedded SQLite."""
     if not url:
         return {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": sqlite_path,
-            "OPTIONS": dict(SQLITE_OPTIONS),
-            "CONN_MAX_AGE": int(os.environ.get("CONN_MAX_AGE", "60")),
+            # A console write waits for a concurrent one instead of failing at once.
+            "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
         }
     parsed = urlparse(url)
     scheme = parsed.scheme.split("+")[0]
@@ -79,8 +70,7 @@ def database_config(url: str | None, *, sqlite_path: str) -> dict:
         return {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": unquote(path) or sqlite_path,
-            "OPTIONS": dict(SQLITE_OPTIONS),
-            "CONN_MAX_AGE": int(os.environ.get("CONN_MAX_AGE", "60")),
+            "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
         }
     raise ConfigError(f"DATABASE_URL scheme {parsed.scheme!r} is not supported (postgres or sqlite)")
 

@@ -55,11 +55,6 @@ DATABASES = {
             "timeout": 20,
             "transaction_mode": "IMMEDIATE",
         },
-        # One connection per worker thread, kept between requests (opening one per request
-        # set SQLite up again each time: issue 29). A restore writes into the same file
-        # (``laptop.backup.restore``, refused while serving), so no connection reads a
-        # replaced one.
-        "CONN_MAX_AGE": int(os.environ.get("CONN_MAX_AGE", "60")),
     }
 }
 

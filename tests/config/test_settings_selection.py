@@ -138,21 +138,3 @@ def test_the_readme_production_recipe_uses_the_production_settings():
     recipe = readme.split("## Running it in production", 1)[1].split("```", 2)[1]
     assert "DJANGO_SETTINGS_MODULE=config.production" in recipe
     assert "check --deploy" in recipe
-
-
-@pytest.mark.parametrize("url", ["", "sqlite:///{dir}/given.sqlite3"])
-def test_the_embedded_sqlite_logs_ahead_and_keeps_its_connections(tmp_path, url):
-    """Issue 29: the embedded default runs SQLite as the event laptop does — write-ahead
-    logging (a reader never waits for a banker's post; a commit appends to the log) and one
-    connection kept per worker thread instead of one opened and set up per request."""
-    from django.db.utils import ConnectionHandler
-
-    config = database_config(url.format(dir=tmp_path), sqlite_path=str(tmp_path / "db.sqlite3"))
-    assert config["CONN_MAX_AGE"] == 60
-    wrapper = ConnectionHandler({"default": config})["default"]
-    # As Django opens it (outside the test database: the raw connection, not the wrapper)
-    connection = wrapper.get_new_connection(wrapper.get_connection_params())
-    try:
-        assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    finally:
-        connection.close()
