@@ -42,8 +42,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _served import (  # noqa: E402
-    ROOT,
     PHONE,
+    ROOT,
     fresh_round,
     goal,
     load_demo,
