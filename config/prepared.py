@@ -42,6 +42,17 @@ class _Plan:
     for_update: bool
 
 
+#: What a database's integer column holds (64 bits): the ORM answers "no rows" for a larger
+#: key (a URL's ``<int:…>`` takes any size) instead of sending it; so do the reads here —
+#: the SQL is compiled once, so the ORM's check is not made again for a new value.
+_INTEGER_RANGE = (-(2**63), 2**63 - 1)
+
+
+def _holds_no_row(values: tuple[Any, ...]) -> bool:
+    low, high = _INTEGER_RANGE
+    return any(isinstance(value, int) and not low <= value <= high for value in values)
+
+
 class PreparedRead:
     """``build(*values)``: the queryset for these values (e.g. ``Table.objects.filter(pk=value)``).
     :meth:`first` runs it compiled once: the first row's instance, or None."""
@@ -51,6 +62,8 @@ class PreparedRead:
         self._plans = threading.local()  # a connection belongs to its thread
 
     def first(self, *values: Any, using: str = DEFAULT_DB_ALIAS) -> Model | None:
+        if _holds_no_row(values):
+            return None
         connection = connections[using]
         plans = self._plans.__dict__
         plan = plans.get(id(connection))
@@ -109,6 +122,8 @@ class PreparedRows:
         self._plans = threading.local()
 
     def all(self, *values: Any, using: str = DEFAULT_DB_ALIAS) -> list[tuple]:
+        if _holds_no_row(values):
+            return []
         connection = connections[using]
         plans = self._plans.__dict__
         plan = plans.get((id(connection), len(values)))

@@ -230,3 +230,23 @@ def test_the_idempotency_key_is_looked_up_in_its_index(linked_post):
             cursor.execute("EXPLAIN QUERY PLAN " + services._facts_sql(), params)
         plan = " ".join(str(part) for row in cursor.fetchall() for part in row)
     assert "game_event_idempotency_unique" in plan, plan
+
+
+def test_a_key_beyond_the_columns_reads_no_row_as_the_orm_does(linked_post):
+    """A URL's ``<int:…>`` takes any size: the ORM answers no rows for a key no column holds,
+    and so do the prepared reads (the SQL is compiled once; sending 2**63 is an error on
+    SQLite and PostgreSQL — the API fuzzer's 500s)."""
+    from django.http import Http404
+
+    from config.prepared import PreparedRows
+    from referee.models import GameEvent
+
+    table, game = linked_post
+    api._table(table.pk)  # compiled
+    for huge in (2**63, -(2**63) - 1, 10**30):
+        with pytest.raises(Http404):
+            api._table(huge)
+        assert not Table.objects.filter(pk=huge).exists()  # the ORM's answer
+        rows = PreparedRows(lambda game_id: GameEvent.objects.filter(game_id=game_id)
+                            .values_list("seq"))
+        assert rows.all(game.pk) and rows.all(huge) == []
