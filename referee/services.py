@@ -7,13 +7,12 @@ sequence number.
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import secrets
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from config.prepared import PreparedInsert, PreparedRead, PreparedUpdate
@@ -21,14 +20,15 @@ from referee import (
     engine_cache,
     errors,
     follow,
+    offline,
     rules,
     signals,
+    writability,
 )
 from referee.event_schema import check_event_shape
 from referee.models import (
     Game,
     GameEvent,
-    GameResult,
 )
 from tournament.models import Round, Table
 
@@ -277,77 +277,6 @@ def _store(
     return row
 
 
-@dataclass(frozen=True)
-class WritableFacts:
-    """What decides whether the console may write (``check_writable``), read in one query."""
-
-    round_number: int
-    round_status: str
-    table_number: int
-    result_status: str | None
-    #: The id of the game's event posted with the post's idempotency key, if any.
-    replayed: int | None = None
-
-
-@functools.cache
-def _facts_sql() -> str:
-    """``_writable_facts``' statement, written once: the ORM compiled the same joins and the
-    subquery anew on every post (a third of the write's CPU, issue 29). Names from the models;
-    plain SQL that SQLite and PostgreSQL read alike."""
-    def name(model, field: str | None = None) -> str:
-        return connection.ops.quote_name(
-            model._meta.get_field(field).column if field else model._meta.db_table)
-
-    table, round_, result, event = Table, Round, GameResult, GameEvent
-    return (
-        f"SELECT r.{name(round_, 'number')}, r.{name(round_, 'status')}, "
-        f"t.{name(table, 'number')}, res.{name(result, 'status')}, "
-        f"(SELECT e.{name(event, 'id')} FROM {name(event)} e "
-        f"WHERE e.{name(event, 'game')} = %s AND e.{name(event, 'idempotency_key')} = %s "
-        # the partial unique index's own condition, word for word: the planners then read
-        # the key from that index instead of every event of the game (SQLite proves no
-        # implication from a parameter: with "%s <> ''" each post read all the game's rows)
-        f"AND NOT (e.{name(event, 'idempotency_key')} = '') LIMIT 1) "
-        f"FROM {name(table)} t "
-        f"INNER JOIN {name(round_)} r ON r.{name(round_, 'id')} = t.{name(table, 'round')} "
-        f"LEFT OUTER JOIN {name(result)} res ON res.{name(result, 'game')} = %s "
-        f"WHERE t.{name(table, 'id')} = %s"
-    )
-
-
-def _writable_facts(game: Game, idempotency_key: str = "") -> WritableFacts:
-    """The round, the table, the result's status and (with a key) the event a first post with
-    that key stored: one query."""
-    with connection.cursor() as cursor:
-        cursor.execute(_facts_sql(), [game.pk, idempotency_key, game.pk, game.table_id])
-        row = cursor.fetchone()
-    if row is None:
-        raise Table.DoesNotExist
-    return WritableFacts(*row)
-
-
-def check_writable(game: Game, *, facts: WritableFacts | None = None) -> dict[str, Any] | None:
-    """The console writes only while the table's round runs and until the count.
-
-    Once counted, the figures the players confirm are frozen: an event after the count (a cash
-    correction, a void) would make the record say something else than the result, so it is
-    refused until the count is reopened (``referee.results.reopen_count``). One query for all
-    of it (none when the caller read the ``facts`` already, after the game's lock).
-    """
-    facts = facts or _writable_facts(game)
-    if facts.round_status != Round.Status.RUNNING:
-        raise errors.RoundNotRunning(errors.ROUND_NOT_RUNNING,
-                                     params={"number": facts.round_number})
-    if facts.result_status == GameResult.Status.CONFIRMED:
-        raise errors.ResultConfirmed(errors.RESULT_CONFIRMED,
-                                     params={"table": facts.table_number})
-    if facts.result_status is not None:
-        raise errors.ResultCounted(errors.RESULT_COUNTED)
-    return None
-
-
-#: The console post's locked read of its table's game, compiled once (issue 29: the
-#: compilation of its 24 columns was most of the read). One game per table: no ORDER BY.
 _LOCKED_GAME = PreparedRead(lambda table_id: Game.objects.select_for_update().filter(
     table_id=table_id))
 
@@ -376,22 +305,6 @@ def _locked_game(*, game_id: int | None, table: Table | None) -> tuple[Game, boo
 def _without_time(event: dict[str, Any]) -> dict[str, Any]:
     """An event as the banker sent it: the server sets ``at`` (and ``made_at``)."""
     return {key: value for key, value in event.items() if key not in ("at", "made_at")}
-
-
-#: An action that waited at least this long on the phone (offline) is stamped with when it
-#: was made (``made_at``) besides its arrival (``at``).
-MADE_AT_AFTER = dt.timedelta(seconds=10)
-#: A longer wait is no offline queue but a phone's wrong figure: not stamped.
-MADE_AT_WITHIN = dt.timedelta(hours=12)
-
-
-def made_at(*, now: dt.datetime, waited: dt.timedelta | None) -> dt.datetime | None:
-    """When an action that waited on the phone was made: the server's ``now`` less the wait the
-    phone measured (a duration on its own clock, so a phone whose clock is wrong still gives
-    the right moment). ``None``: sent at once, or a wait no queue explains."""
-    if waited is None or not MADE_AT_AFTER <= waited <= MADE_AT_WITHIN:
-        return None
-    return now - waited
 
 
 def post_event(
@@ -433,19 +346,19 @@ def post_event(
         # the game is ours — read before the lock, a post that waited for another one would
         # be older than the event stored meanwhile ("time goes backwards", seen in the rehearsal).
         now = now or timezone.now()
-        made = made_at(now=now, waited=waited)
+        made = offline.made_at(now=now, waited=waited)
         event = {**event, "at": now.isoformat(),
                  **({"made_at": made.isoformat(timespec="seconds")} if made else {})}
         # Read after the lock, in one statement (a statement of its own: on PostgreSQL its
         # snapshot is taken once the lock is ours, so it sees a count or a first post with
         # this key committed while this post waited for the lock).
-        facts = _writable_facts(game, idempotency_key)
+        facts = writability.read_facts(game, idempotency_key)
         if facts.replayed is not None:
             first = GameEvent.objects.get(pk=facts.replayed)
             if _without_time(first.data) != _without_time(event):
                 raise errors.KeyReused(errors.KEY_REUSED, params={"seq": first.seq})
             return PostOutcome(first, False, game, UNREAD)
-        result = check_writable(game, facts=facts)
+        result = writability.check_writable(game, facts=facts)
         engine = engine_cache.engine_to_change(game)  # ours until the commit: readers go on
         deadlines = (game.auction_stop_due, game.time_up_due)
         try:

@@ -28,7 +28,7 @@ from django.utils.safestring import SafeString
 from django.utils.timezone import get_current_timezone
 from django.utils.translation import get_language
 
-from referee.console.kept import Kept
+from referee.console.kept import Kept, kept_pickle
 
 register = template.Library()
 APPROX = "\u2248"  # ≈: cash tracked without the ledger is a guess
@@ -364,35 +364,6 @@ KEPT_TEXTS = 256
 _kept_texts: Kept[str] = Kept(size=KEPT_TEXTS)
 
 
-#: Pickles of frozen dataclasses by their identity (the ruleset: a fifth of a digest's pickle),
-#: each with its object, so that an identity is never reused while its pickle is kept.
-_frozen_pickles: dict[int, tuple[Any, bytes]] = {}
-
-
-def _pickled(*, values: dict[str, Any]) -> bytes:
-    """``values`` as one pickle, a frozen dataclass among them whose fields all hash (so none
-    can change: the ruleset) pickled once per object."""
-    plain, frozen = {}, {}
-    for name, value in values.items():
-        params = getattr(type(value), "__dataclass_params__", None)
-        if params is None or not params.frozen:
-            plain[name] = value
-            continue
-        kept = _frozen_pickles.get(id(value))
-        if kept is None or kept[0] is not value:
-            try:
-                hash(value)  # every field hashable: nothing inside can change either
-            except TypeError:
-                plain[name] = value
-                continue
-            if len(_frozen_pickles) >= 64:
-                _frozen_pickles.clear()
-            kept = _frozen_pickles[id(value)] = (
-                value, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
-        frozen[name] = kept[1]
-    return pickle.dumps((plain, frozen), protocol=pickle.HIGHEST_PROTOCOL)
-
-
 class KeptNode(template.Node):
     """A block rendered from its named values only (a context of just those: nothing else of
     the page can reach it), kept per process by the block, the language, the context's
@@ -406,7 +377,7 @@ class KeptNode(template.Node):
     def render(self, context: template.Context) -> str:
         values = {name: value.resolve(context) for name, value in self.values.items()}
         try:
-            pickled = _pickled(values=values)
+            pickled = kept_pickle(values=values)
         except (pickle.PicklingError, TypeError, AttributeError):
             # not plain data (nothing to key it by): rendered as it is, not kept
             return self.nodelist.render(context.new(values))

@@ -13,7 +13,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy
 
 from referee import rules
-from referee.console import picture
+from referee.console import feed_rows
 from referee.console.kept import Kept
 from referee.templatetags import console_parts
 from referee.words import Names
@@ -109,9 +109,9 @@ def _names(players: dict[str, str]) -> Names:
 
 
 def _row(event: dict, names: Names) -> dict:
-    reader = picture._feed_reader(names=names, language=translation.get_language(),
-                                  zone=picture.timezone.get_current_timezone())
-    return picture._feed_row(event=event, names=names, reader=reader)
+    reader = feed_rows._feed_reader(names=names, language=translation.get_language(),
+                                  zone=feed_rows.timezone.get_current_timezone())
+    return feed_rows._feed_row(event=event, names=names, reader=reader)
 
 
 def test_a_feed_row_follows_the_event_the_names_and_the_language():
@@ -130,9 +130,9 @@ def test_a_feed_row_follows_the_event_the_names_and_the_language():
 def test_the_feed_rows_are_bounded():
     names = _names({"1": "Anna", "2": "Ben"})
     with translation.override("en"):
-        for amount in range(picture.FEED_ROWS_KEPT + 10):
+        for amount in range(feed_rows.FEED_ROWS_KEPT + 10):
             _row({"type": "pay", "player": "1", "to": "bank", "amount": amount + 1}, names)
-    assert len(picture._feed_rows) <= picture.FEED_ROWS_KEPT
+    assert len(feed_rows._feed_rows) <= feed_rows.FEED_ROWS_KEPT
 
 
 WORDS = ('{% load i18n console_parts %}{% words %}{% translate "Close" as word_close %}'

@@ -13,7 +13,7 @@ from consoles import dealt_game, keys
 from django.utils import timezone
 from gameplay import T0
 
-from referee import services
+from referee import offline
 from referee.models import GameEvent
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_engine_cache", "clock")]
@@ -82,8 +82,8 @@ def test_made_before_the_auction_stop_is_still_judged_after_it(console, table, g
 
 def test_the_service_takes_the_wait_as_a_duration():
     now = T0
-    assert services.made_at(now=now, waited=dt.timedelta(seconds=30)) == now - dt.timedelta(
+    assert offline.made_at(now=now, waited=dt.timedelta(seconds=30)) == now - dt.timedelta(
         seconds=30)
-    assert services.made_at(now=now, waited=None) is None
-    assert services.made_at(now=now, waited=dt.timedelta(seconds=3)) is None
-    assert services.made_at(now=now, waited=dt.timedelta(days=2)) is None
+    assert offline.made_at(now=now, waited=None) is None
+    assert offline.made_at(now=now, waited=dt.timedelta(seconds=3)) is None
+    assert offline.made_at(now=now, waited=dt.timedelta(days=2)) is None

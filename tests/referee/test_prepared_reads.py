@@ -17,7 +17,7 @@ from factories import seated_table
 from queries import counted
 
 from config.prepared import PreparedRead
-from referee import api, services
+from referee import api, services, writability
 from referee.models import Game
 from tournament.models import Table
 
@@ -225,9 +225,9 @@ def test_the_idempotency_key_is_looked_up_in_its_index(linked_post):
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             cursor.execute("SET LOCAL enable_seqscan = off")
-            cursor.execute("EXPLAIN " + services._facts_sql(), params)
+            cursor.execute("EXPLAIN " + writability.facts_sql(), params)
         else:
-            cursor.execute("EXPLAIN QUERY PLAN " + services._facts_sql(), params)
+            cursor.execute("EXPLAIN QUERY PLAN " + writability.facts_sql(), params)
         plan = " ".join(str(part) for row in cursor.fetchall() for part in row)
     assert "game_event_idempotency_unique" in plan, plan
 
