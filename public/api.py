@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpRequest, HttpResponse
@@ -50,6 +51,13 @@ class PublicCachedView(APIView):
 
     authentication_classes: list = []
     permission_classes = [AllowAny]
+
+
+def answered_early(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """``view`` (a public cached document's) marked for ``public.early``: given before the
+    session, through DRF's own dispatch, in the visitor's language (an error's words)."""
+    view.early = (view, True)  # type: ignore[attr-defined]
+    return view
 
 
 class StandingsView(PublicCachedView):

@@ -14,6 +14,12 @@ adds what the skipped middlewares would have added on the way out (``Content-Lan
 ``Vary``, ``Content-Length``, ``X-Frame-Options``, an HTML fragment's Content-Security-Policy),
 so the answer is the same to the byte and header. An address the view would refuse (an unknown or
 unpublished tournament) is left to the full chain, which answers it in the visitor's language.
+
+The public API's cached documents (``/api/v1/tournaments/<slug>/standings`` and ``/tables``:
+hall screens and other sites poll them) are the same for everyone too and are given here through
+DRF's own view (``public.api``); they differ from the full chain's answer only in not naming
+``Cookie`` in ``Vary``: nothing in them depends on a cookie (the full chain's audit middleware
+looked at the session, which added it).
 """
 
 from __future__ import annotations
@@ -27,7 +33,8 @@ from django.utils import translation
 from config.early import early_match
 from config.errors import DomainError
 
-LIVE = "/live/"  # every early answer's address has it; any other request passes at once
+LIVE = "/live/"  # every live poll's address has it
+PUBLIC_API = "/api/v1/tournaments/"  # the public API's cached documents (``public.api``)
 
 
 @cache
@@ -47,24 +54,34 @@ def _on_the_way_out() -> tuple:
 
 
 def early_answer(request: HttpRequest) -> HttpResponse | None:
-    if request.method != "GET" or LIVE not in request.path_info:
+    path = request.path_info
+    if request.method != "GET" or not (LIVE in path or path.startswith(PUBLIC_API)):
         return None
     match = early_match(request)
     found = getattr(match.func, "early", None) if match is not None else None
-    if found is None:  # not a view marked for it (``public.views._answered_early``)
+    if found is None:  # not a view marked for it (``public.views._answered_early``, ``public.api``)
         return None
     answer, in_language = found
     try:
         if not (in_language(request) if callable(in_language) else in_language):
-            return answer(request, **match.kwargs)
+            return _given(answer(request, **match.kwargs))
         with translation.override(translation.get_language_from_request(request)):
             request.LANGUAGE_CODE = translation.get_language()
-            response = answer(request, **match.kwargs)
-            for middleware in _on_the_way_out():
+            response = _given(answer(request, **match.kwargs))
+            for middleware in _on_the_way_out() if response is not None else ():
                 response = middleware.process_response(request, response)
             return response
     except (Http404, DomainError):  # refused (unknown or unpublished): the full chain answers
         return None
+
+
+def _given(response: HttpResponse) -> HttpResponse | None:
+    """The view's answer rendered as Django's handler renders it, or None for a refusal
+    answered as a response (a DRF view turns Http404 into one): the full chain answers it."""
+    if response.status_code >= 400:
+        return None
+    render = getattr(response, "render", None)
+    return render() if callable(render) else response
 
 
 class LivePollsMiddleware:

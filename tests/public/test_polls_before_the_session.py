@@ -154,3 +154,41 @@ def test_an_unknown_tournament_s_cards_go_the_whole_way(hall):
     with untouched(), pytest.raises(Reached):
         Client().get("/t/nope/live/cards?n=1")
     assert Client().get("/t/nope/live/cards?n=1", HTTP_ACCEPT_LANGUAGE="en").status_code == 404
+
+
+API_DOCUMENTS = ["/api/v1/tournaments/ka/standings", "/api/v1/tournaments/ka/tables"]
+
+
+def _without_cookie_in_vary(seen: tuple) -> tuple:
+    status, headers, body = seen
+    vary = [v.strip() for v in headers.get("Vary", "").split(",") if v.strip() != "Cookie"]
+    return status, {**headers, "Vary": ", ".join(vary)}, body
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("path", API_DOCUMENTS)
+def test_the_public_api_documents_are_answered_before_the_session(hall, path, language):
+    """Issue 29: hall screens poll the public standings and tables documents; they are the
+    same for everyone, so they skip the session, the user, CSRF and the audit context and ask
+    nothing — DRF's own answer, headers and bytes, but for ``Cookie`` in ``Vary`` (the full
+    chain's audit middleware looked at the session; the document reads no cookie)."""
+    headers = {"HTTP_ACCEPT_ENCODING": "gzip, deflate, br", **LANGUAGES[language]}
+    with override_settings(MIDDLEWARE=FULL_CHAIN):
+        whole = Client().get(path, **headers)
+    assert whole.status_code == 200 and "Cookie" in whole["Vary"]
+    with untouched(), no_language():
+        early, queries = get(Client(), path, **headers)
+        again, _ = get(Client(), path, HTTP_IF_NONE_MATCH=early["ETag"], **headers)
+    assert queries == [], explain(queries)
+    assert _seen(early) == _without_cookie_in_vary(_seen(whole))
+    assert "Cookie" not in early["Vary"] and early["Allow"] == "GET, HEAD, OPTIONS"
+    assert again.status_code == 304
+
+
+def test_an_unknown_tournament_s_api_document_goes_the_whole_way(hall):
+    """A refusal is the full chain's, in the visitor's language (DRF answers Http404 itself:
+    the early answer sees a 404 response, not an exception)."""
+    with untouched(), pytest.raises(Reached):
+        Client().get("/api/v1/tournaments/nope/standings")
+    refused = Client().get("/api/v1/tournaments/nope/standings", HTTP_ACCEPT_LANGUAGE="en")
+    assert refused.status_code == 404 and refused["Content-Language"] == "en"
