@@ -6,8 +6,6 @@ table they could not read before.
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
 import time_machine
 from consoles import keys
@@ -15,7 +13,7 @@ from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from factories import PlayerFactory, TournamentFactory, seated_table
-from gameplay import T0, held_results_round, linked_game, make_round
+from gameplay import at, held_results_round, linked_game, make_round
 from queries import counted, explain
 
 from desk.rounds import close_round
@@ -26,10 +24,6 @@ from tournament import privacy
 from tournament.models import Round, Seat, Tournament
 
 pytestmark = pytest.mark.django_db
-
-
-def at(minutes: float) -> dt.datetime:
-    return T0 + dt.timedelta(minutes=minutes)
 
 
 @pytest.fixture

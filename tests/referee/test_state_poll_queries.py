@@ -8,7 +8,6 @@ deadline is due (the console page does the same).
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import re
 
@@ -17,7 +16,7 @@ import time_machine
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
-from gameplay import T0, linked_game
+from gameplay import at, linked_game
 from queries import counted, explain
 
 from referee import follow, rulings
@@ -35,10 +34,6 @@ PUBLIC_POLL_UNCHANGED = 2
 #: A poll naming the ETag the full view last answered: a 304 before the session (issue 29,
 #: ``referee.follow``).
 FOLLOWED_POLL = 0
-
-
-def at(minutes: float) -> dt.datetime:
-    return T0 + dt.timedelta(minutes=minutes)
 
 
 @pytest.fixture
