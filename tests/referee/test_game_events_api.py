@@ -11,12 +11,6 @@ from referee.models import Game, GameEvent
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def console(client, banker):
-    client.force_login(banker)
-    return client
-
-
 def post(client, table, event, *, key=None, expected=None):
     body = {"event": event}
     if expected is not None:

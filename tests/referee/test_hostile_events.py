@@ -22,12 +22,6 @@ pytestmark = pytest.mark.django_db
 NESTED_2_4_MB = b'{"event":' + b"[" * 1_200_000 + b"]" * 1_200_000 + b"}"
 
 
-@pytest.fixture
-def console(client, banker):
-    client.force_login(banker)
-    return client
-
-
 def post(client, table, event, *, key=None, raw: bytes | None = None):
     headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
     body = raw if raw is not None else json.dumps({"event": event})
