@@ -11,11 +11,7 @@ import pytest
 from django.core.management import execute_from_command_line
 from factories import OrganizerFactory, UserFactory
 
-from demo.build import build_demo
 from exchange import services as exchange
-from referee import engine_cache
-from referee.models import Game
-from scoring.standings import services
 from tournament.models import Player, Tournament
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
@@ -35,22 +31,6 @@ def run(*argv: str) -> int:
     except SystemExit as exit_:
         return int(exit_.code or 0)
     return 0
-
-
-@pytest.fixture(scope="module")
-def demo_document(django_db_setup, django_db_blocker):
-    """The demo's export, built once (in a transaction that is rolled back)."""
-    from django.db import transaction
-
-    with django_db_blocker.unblock(), transaction.atomic():
-        demo = build_demo(players=36).tournament
-        services.recompute_standings(tournament_id=demo.pk)
-        document = exchange.export_tournament(demo)
-        games = list(Game.objects.values_list("pk", flat=True))
-        transaction.set_rollback(True)
-    for game_id in games:
-        engine_cache.forget(game_id)
-    return document
 
 
 @pytest.fixture
