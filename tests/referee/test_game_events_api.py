@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from consoles import keys
 from factories import OrganizerFactory, UserFactory
 
 from referee import results, services
@@ -19,10 +20,6 @@ def post(client, table, event, *, key=None, expected=None):
     return client.post(
         f"/api/v1/tables/{table.pk}/events", body, content_type="application/json", **headers
     )
-
-
-def keys(table):
-    return [str(pk) for pk in table.seats.order_by("position").values_list("player_id", flat=True)]
 
 
 def test_events_are_applied_in_order_and_state_follows(console, table):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from consoles import keys
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.sessions.backends.cache import SessionStore
 from django.test import RequestFactory
@@ -27,10 +28,6 @@ def post(client, table, event, *, key=None, raw: bytes | None = None):
     body = raw if raw is not None else json.dumps({"event": event})
     return client.post(f"/api/v1/tables/{table.pk}/events", body,
                        content_type="application/json", **headers)
-
-
-def keys(table):
-    return [str(pk) for pk in table.seats.order_by("position").values_list("player_id", flat=True)]
 
 
 # --------------------------------------------------------------------------- 1. bodies
