@@ -12,7 +12,6 @@ from browsing import PHONE, db, login_as
 from consoles import ended_table, keys
 from factories import UserFactory, appoint
 
-from referee import engine_cache
 from referee.models import GameResult
 from tournament.models import StaffRole
 
@@ -24,11 +23,6 @@ document.addEventListener("securitypolicyviolation", (e) => {
   window.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample || ""} ${e.sourceFile || ""}:${e.lineNumber}`);
 });
 """
-
-
-@pytest.fixture(autouse=True)
-def _fresh_engine_cache():
-    engine_cache.clear()
 
 
 @pytest.mark.parametrize(("lang", "who"), [("de", "banker"), ("en", "head_referee")])

@@ -9,7 +9,7 @@ from consoles import dealt_game, keys, play_events
 from factories import UserFactory, appoint, seated_table
 from gameplay import T0
 
-from referee import engine_cache, services
+from referee import services
 from tournament.models import StaffRole
 
 
@@ -51,14 +51,6 @@ def ended(table, game):
     dealt_game(game, table)
     return play_events(game, {"type": "bankrupt", "player": ben, "creditor": anna},
                        {"type": "bankrupt", "player": carla, "creditor": "bank"})
-
-
-@pytest.fixture
-def fresh_engine_cache():
-    """Primary keys are reused after a test's rollback; the process-wide engine cache is keyed by
-    the game's pk and would hand a new game the engine of an old one with as many events.
-    A module asks for it with ``pytest.mark.usefixtures("fresh_engine_cache", "clock")``."""
-    engine_cache.clear()
 
 
 @pytest.fixture

@@ -26,7 +26,7 @@ from referee.models import GameResult
 from scoring.models import StandingRow
 from tournament.models import Tournament
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_engine_cache")]
+pytestmark = pytest.mark.django_db
 
 #: session; the table with its round, tournament and game; the banker link still live; the
 #: game locked, with its table, round and tournament (the round gate reads no more); the

@@ -11,7 +11,7 @@ from django.utils import translation
 
 from referee import engine_cache, services
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_engine_cache")]
+pytestmark = pytest.mark.django_db
 
 
 def _answer(client, table, event, lang):

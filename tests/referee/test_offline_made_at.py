@@ -16,7 +16,7 @@ from gameplay import T0
 from referee import offline
 from referee.models import GameEvent
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_engine_cache", "clock")]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clock")]
 
 
 def post(client, table, event, *, waited=None, key=None):
