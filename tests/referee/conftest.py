@@ -7,7 +7,7 @@ import pytest
 import time_machine
 from consoles import dealt_game, keys, play_events
 from factories import UserFactory, appoint, seated_table
-from gameplay import T0
+from gameplay import T0, linked_game
 
 from referee import services
 from tournament.models import StaffRole
@@ -42,6 +42,14 @@ def console(client, banker):
     """The test client, logged in as ``banker``."""
     client.force_login(banker)
     return client
+
+
+@pytest.fixture
+def linked(client, banker):
+    """A banker's phone (``client``) that opened a table's private link, the game started at
+    T0: (client, table, game). A module may define its own."""
+    table, game = linked_game(client, banker, start=T0)
+    return client, table, game
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from consoles import keys
 from django.db import transaction
 from django.test import Client
 from factories import PlayerFactory, TournamentFactory, seated_table
-from gameplay import at, held_results_round, linked_game, make_round
+from gameplay import at, held_results_round, make_round
 from queries import explain, state_poll
 
 from desk.rounds import close_round
@@ -29,13 +29,6 @@ pytestmark = pytest.mark.django_db
 def committed(django_capture_on_commit_callbacks):
     """A change as production makes it: committed, its after-commit work done."""
     return django_capture_on_commit_callbacks
-
-
-@pytest.fixture
-def linked(client, banker):
-    """A banker's phone on the table's private link, the game started at T0."""
-    table, game = linked_game(client, banker, start=at(0))
-    return client, table, game
 
 
 def followed(client, table):

@@ -15,7 +15,7 @@ import pytest
 import time_machine
 from django.db import connection
 from django.test import Client
-from gameplay import at, linked_game
+from gameplay import at
 from queries import explain, state_poll
 
 from referee import follow, rulings
@@ -35,16 +35,9 @@ PUBLIC_POLL_UNCHANGED = 2
 FOLLOWED_POLL = 0
 
 
-@pytest.fixture
-def linked(client, banker):
-    """A banker's phone that opened the table's private link, the game started at T0."""
-    table, _game = linked_game(client, banker, start=at(0))
-    return client, table
-
-
 @pytest.mark.parametrize("who", ["banker", "public"])
 def test_a_poll_before_a_deadline_takes_no_lock_and_reads_the_game_once(linked, who):
-    client, table = linked
+    client, table, _game = linked
     reader = client if who == "banker" else Client()
     full, unchanged = (
         (BANKER_POLL, BANKER_POLL_UNCHANGED) if who == "banker"
@@ -70,7 +63,7 @@ def test_a_poll_before_a_deadline_takes_no_lock_and_reads_the_game_once(linked, 
 
 def test_no_poll_before_a_deadline_locks_the_row(linked):
     """On PostgreSQL the lock is in the SQL; on SQLite it is the extra read it comes with."""
-    client, table = linked
+    client, table, _game = linked
     with time_machine.travel(at(44.99), tick=False):
         _, queries = state_poll(client, table)
     assert not any("FOR UPDATE" in sql for sql in queries), explain(queries)
@@ -78,7 +71,7 @@ def test_no_poll_before_a_deadline_locks_the_row(linked):
 
 
 def test_a_poll_after_a_deadline_records_it_and_answers_with_it(linked):
-    client, table = linked
+    client, table, _game = linked
     with time_machine.travel(at(46), tick=False):
         before, _ = state_poll(client, table, etag=None)
     assert before.status_code == 200
@@ -114,7 +107,7 @@ def test_the_console_follows_from_the_state_its_page_shows_a_304_until_the_table
     """Issue 28: the console polls every second; its first poll asks from the state its page
     was drawn at, so it costs the four reads of a 304 and fetches no fragment; a post's answer
     names its state too, and extra time given elsewhere is a change (the chip follows)."""
-    client, table = linked
+    client, table, _game = linked
     with time_machine.travel(at(30), tick=False):
         page = client.get(f"/banker/table/{table.pk}/")
         etag = console_state_etag(page.content.decode())
