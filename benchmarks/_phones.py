@@ -12,7 +12,7 @@ import re
 import time
 import urllib.parse
 
-from _served import PHONE
+from _served import PHONE, decompressed
 
 PORT = int(os.environ.get("BENCH_HALL_PORT", "8766"))
 SLUG = "demo"
@@ -97,16 +97,7 @@ class Connection:
 
 
 def decoded(headers: dict, body: bytes) -> str:
-    coding = headers.get("content-encoding", "")
-    if coding == "br":
-        import brotli
-
-        body = brotli.decompress(body)
-    elif coding == "gzip":
-        import gzip
-
-        body = gzip.decompress(body)
-    return body.decode()
+    return decompressed(body, headers.get("content-encoding", "")).decode()
 
 
 class Spectator:
@@ -268,16 +259,7 @@ def phone_client_class():
             counted = head.pop("x-bench-queries", "")  # the bench's, not on a phone's wire
             wire = (17 + sum(len(name) + len(value) + 4 for name, value in head.items())
                     + 2 + len(answer.body))
-            body = answer.body
-            coding = head.get("content-encoding", "")
-            if coding == "br":
-                import brotli
-
-                body = brotli.decompress(body)
-            elif coding == "gzip":
-                import gzip
-
-                body = gzip.decompress(body)
+            body = decompressed(answer.body, head.get("content-encoding", ""))
             answer.body = body
             if kw.get("json_body") is not None:
                 up = len(json.dumps(kw["json_body"]))

@@ -18,6 +18,20 @@ PHONE = "gzip, deflate, br"  # a phone's Accept-Encoding
 NICE = ["nice", "-n", "5"] if shutil.which("nice") else []  # the machine is shared
 
 
+def decompressed(body: bytes, coding: str) -> bytes:
+    """An answer's body as it was before the server compressed it (``coding``: its
+    Content-Encoding, ``br``, ``gzip`` or none)."""
+    if coding == "br":
+        import brotli
+
+        return brotli.decompress(body)
+    if coding == "gzip":
+        import gzip
+
+        return gzip.decompress(body)
+    return body
+
+
 def server_env(**extra: str) -> dict[str, str]:
     """This process's environment without its database, cache and settings, plus ``extra``."""
     env = {k: v for k, v in os.environ.items()

@@ -22,6 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _django  # noqa: E402
+from _served import decompressed  # noqa: E402
 from _timing import percentiles, run_together  # noqa: E402
 
 POSTS = 200
@@ -224,14 +225,7 @@ def action(database: str = "sqlite") -> dict:
 
 def _decoded(response) -> bytes:
     """The body as it was before compression."""
-    import gzip
-
-    import brotli
-
-    coding = response.get("Content-Encoding", "")
-    body = response.content
-    return brotli.decompress(body) if coding == "br" else (
-        gzip.decompress(body) if coding == "gzip" else body)
+    return decompressed(response.content, response.get("Content-Encoding", ""))
 
 
 def mixed(readers: int = 3) -> dict:

@@ -92,12 +92,6 @@ class SheetData:
         return self.finished and bool(self.worth)
 
 
-def user_label(user) -> str:
-    if user is None:
-        return ""
-    return user.get_full_name() or user.get_username()
-
-
 @lru_cache(maxsize=32)
 def _ruleset(key: str, board_key: str, overrides: str) -> rules.Ruleset:
     ruleset = rules.get_ruleset(key)
@@ -253,7 +247,7 @@ def score_sheets(round_: Round) -> Iterator[SheetData]:
             result = results.get(game.pk)
             sheet = SheetData(
                 table=table.number,
-                banker=user_label(table.banker),
+                banker=names.account_name(table.banker),
                 seats=seats[table.pk],
                 code=game.confirmation_code if game.pk is not None else "",
                 ruleset=ruleset_of(game),
@@ -284,7 +278,7 @@ def seating(round_: Round) -> Iterator[SeatingTable]:
     for tables in table_chunks(round_):
         seats = seats_by_table(tables)
         for table in tables:
-            yield SeatingTable(table.number, user_label(table.banker), seats[table.pk])
+            yield SeatingTable(table.number, names.account_name(table.banker), seats[table.pk])
 
 
 @dataclass(frozen=True)
@@ -381,8 +375,8 @@ def cards(round_: Round, *, changed_only: bool = False) -> Iterator[CardData]:
             link = links.get(table.pk) or services.issue_link(table=table)  # issued meanwhile
             if table.pk in unchanged:
                 continue
-            yield CardData(table.number, user_label(table.banker), banker_links.link_path(link),
-                           counts.get(table.pk, 0))
+            yield CardData(table.number, names.account_name(table.banker),
+                           banker_links.link_path(link), counts.get(table.pk, 0))
 
 
 def count_changed_cards(round_: Round) -> int:

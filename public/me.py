@@ -22,6 +22,7 @@ from scoring import cache
 from scoring.models import Scope
 from scoring.standings import selectors as standings
 from tournament.models import Player, Round, Seat
+from tournament.names import account_name
 
 OPEN = (Round.Status.SEATED, Round.Status.LOCKED, Round.Status.RUNNING)
 
@@ -29,13 +30,6 @@ OPEN = (Round.Status.SEATED, Round.Status.LOCKED, Round.Status.RUNNING)
 def _round_title(round_: Round) -> str:
     return (_("Final") if round_.kind == Round.Kind.FINAL
             else _("Round %(number)s") % {"number": round_.number})
-
-
-def _banker_name(table) -> str:
-    banker = table.banker
-    if banker is None:
-        return ""
-    return banker.get_full_name() or banker.get_username()
 
 
 def _seat(seat: Seat, now) -> dict[str, Any]:
@@ -49,7 +43,7 @@ def _seat(seat: Seat, now) -> dict[str, Any]:
         "running": seat.round.status == Round.Status.RUNNING,
         "table": table.number,
         "seat": seat.position,
-        "banker": _banker_name(table),
+        "banker": account_name(table.banker),
         "state": state,
         "state_label": STATE_LABELS.get(state, state),
         "clock": clock_data(state, game.game_seconds(now) if game else None, now),

@@ -20,6 +20,7 @@ from referee.feed import amount
 from referee.models import GameResult, Placement
 from tournament import audit, audit_words
 from tournament.models import Player
+from tournament.names import account_name
 
 NOTHING = audit_words.NOTHING
 VIA = {
@@ -50,10 +51,6 @@ class HistoryLine:
 
 def _empty(value) -> bool:
     return value is None or value in ("None", "")
-
-
-def _person(user: User | None) -> str:
-    return audit_words.person(user)
 
 
 def _local(value) -> str:
@@ -91,7 +88,7 @@ def _result_changes(changes: dict, users: dict[int, User], reason: str) -> list[
     if confirmed:
         by = changes.get("confirmed_by", [None, None])[1]
         via = changes.get("confirmed_via", [None, None])[1]
-        who = _person(users.get(int(by))) if not _empty(by) and str(by).isdigit() else ""
+        who = account_name(users.get(int(by))) if not _empty(by) and str(by).isdigit() else ""
         how = str(VIA[via]) if via in VIA else ""
         text = _("confirmed by %(name)s") % {"name": who} if who else _("confirmed")
         out.append(f"{text} ({how})" if how else text)
@@ -170,7 +167,7 @@ def result_history(result: GameResult, *, limit: int = 50) -> list[HistoryLine]:
             words = _result_changes(changes, users, reason)
         out.append(HistoryLine(
             at=_local(entry.timestamp),
-            actor=_person(entry.actor),
+            actor=account_name(entry.actor),
             action=audit.label(code) if code else _("Change by the system"),
             changes=words,
             reason=reason,

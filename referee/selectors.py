@@ -19,6 +19,7 @@ from referee.privacy import public_event, public_events
 from referee.services import UNREAD, game_from_seating
 from tournament import selectors as tournament_selectors
 from tournament.models import Player, Round, Table
+from tournament.names import account_name
 from tournament.selectors import results_held
 
 
@@ -290,4 +291,4 @@ def dispute_note_label(result: GameResult, banker_id: int | None) -> str:
     tournament_id = result.game.table.round.tournament_id
     if access.has_role(author, access.Role.HEAD_REFEREE, tournament_id):
         return _("Head referee's note")
-    return _("Note by %(name)s") % {"name": author.get_full_name() or author.get_username()}
+    return _("Note by %(name)s") % {"name": account_name(author)}

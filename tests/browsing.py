@@ -67,6 +67,15 @@ def login_as(context, live_server, user) -> None:
 #: A banker's phone (the console's smallest supported screen).
 PHONE = {"width": 360, "height": 740}
 
+#: An init script that keeps every Content-Security-Policy violation the page reports in
+#: ``window.__csp`` (directive, what was blocked, sample, where): ``context.add_init_script``.
+CSP_LISTENER = """
+window.__csp = [];
+document.addEventListener("securitypolicyviolation", (e) => {
+  window.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample || ""} ${e.sourceFile || ""}:${e.lineNumber}`);
+});
+"""
+
 
 def watched_page(browser, live_server, errors: list[str], **context_options):
     """A German page in a browser context of its own on the live server (15 s per step); its

@@ -125,6 +125,16 @@ def live_server(live_server):
 
 
 @pytest.fixture
+def organizer(client):
+    """The test client as a global organizer (a superuser), for tests that make their
+    tournaments after logging in; the scope of organizers: tests/tournament/test_access_routes.py."""
+    from factories import OrganizerFactory
+
+    client.force_login(OrganizerFactory(is_superuser=True))
+    return client
+
+
+@pytest.fixture
 def english(client):
     """The test client asks for English pages (German is the default); a module that wants them
     throughout says ``pytest.mark.usefixtures("english")``."""

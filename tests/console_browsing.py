@@ -17,10 +17,10 @@ from referee import services
 from referee.models import Game, GameEvent
 
 SHOTS = os.environ.get("CONSOLE_SHOTS", "/tmp")
-#: What every console browser module runs with: a live server's database, a fresh engine
-#: cache, no script error on the page.
+#: What every console browser module runs with: a live server's database, no script error on
+#: the page (the engine cache is cleared before every test: tests/conftest.py).
 CONSOLE_BROWSER = [pytest.mark.e2e, pytest.mark.django_db(transaction=True),
-                   pytest.mark.usefixtures("fresh_engine_cache", "no_script_errors")]
+                   pytest.mark.usefixtures("no_script_errors")]
 DEALS = {
     "Anna": ["badstrasse", "turmstrasse"],
     "Ben": ["parkstrasse", "schlossallee"],

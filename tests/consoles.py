@@ -15,6 +15,16 @@ def keys(table):
     return [str(pk) for pk in table.seats.order_by("position").values_list("player_id", flat=True)]
 
 
+def post_event(client, table, event, *, key=None, **fields):
+    """The console's post of one event to the table's API (``key``: its Idempotency-Key;
+    ``fields``: more of the body, ``expected_seq``, ``waited_ms``; one left None is not sent);
+    the response."""
+    body = {"event": event, **{name: value for name, value in fields.items() if value is not None}}
+    headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
+    return client.post(f"/api/v1/tables/{table.pk}/events", body,
+                       content_type="application/json", **headers)
+
+
 def open_link(client, table):
     """A banker's phone opens the table's private link (as in the hall): from now on the
     client's session runs the table. The link, to try it again."""

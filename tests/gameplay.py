@@ -16,6 +16,11 @@ from tournament.models import Round, Seat
 T0 = dt.datetime(2026, 11, 28, 14, 0, tzinfo=dt.UTC)
 
 
+def at(minutes: float) -> dt.datetime:
+    """``minutes`` after T0 (a test's clock)."""
+    return T0 + dt.timedelta(minutes=minutes)
+
+
 def minutes_ago(minutes: int) -> dt.datetime:
     return timezone.now() - dt.timedelta(minutes=minutes)
 
@@ -138,8 +143,7 @@ def started_table(tournament, people, *, banker=None):
 
 def post_after(game, event, minutes):
     """``event`` posted by the server ``minutes`` after T0."""
-    referee.post_event(game_id=game.pk, event=event, author=None,
-                       now=T0 + dt.timedelta(minutes=minutes))
+    referee.post_event(game_id=game.pk, event=event, author=None, now=at(minutes))
 
 
 def held_results_round(cash: list[int]):

@@ -14,6 +14,19 @@ from require import missing
 BASE = "http://hall.example.org:8000"
 
 
+def rendered(document: str, tournament, round_=None, lang: str = "de", **options) -> bytes:
+    """A printed document as the print pages render it (at :data:`BASE`); ``options``: the
+    document's own (``top=`` for certificates ...)."""
+    import io
+
+    from printing import documents
+
+    out = io.BytesIO()
+    documents.render(document, out, tournament=tournament, round_=round_, lang=lang,
+                     base_url=BASE, **options)
+    return out.getvalue()
+
+
 def tool(name: str) -> str:
     """The path of a poppler or zbar program (skipped without it, failed in CI)."""
     path = shutil.which(name)

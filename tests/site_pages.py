@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from django.urls import URLPattern, URLResolver, get_resolver
+from routes import url_routes
 
 #: Route prefixes not walked: Django admin (superusers only, Django's own templates), JSON and
 #: file answers, redirects and one-time links.
@@ -15,14 +15,6 @@ SKIPPED = ("admin/", "api/v1/", "api/schema/", "healthz", "favicon.ico", "logout
 #: Pages the walk cannot fill in (a second table, the seated tournament), or that matter most.
 EXTRA_PAGES = ["/t/fuzz/tables/2/", "/t/fuzz-open/", "/manage/fuzz-open/rounds/1/",
                "/api/docs/", "/login/"]
-
-
-def _walk(patterns, prefix=""):
-    for entry in patterns:
-        if isinstance(entry, URLResolver):
-            yield from _walk(entry.url_patterns, prefix + str(entry.pattern))
-        elif isinstance(entry, URLPattern):
-            yield prefix + str(entry.pattern)
 
 
 def walked_pages(world) -> list[str]:
@@ -38,7 +30,7 @@ def walked_pages(world) -> list[str]:
               "game_id": str(world.counted.pk), "code": player.pass_code, "key": screen.key,
               "screen_id": str(screen.pk)}
     pages = []
-    for route in _walk(get_resolver().url_patterns):
+    for route, *_ in url_routes():
         if route.startswith(SKIPPED) or route.startswith("^") or "(?P" in route:
             continue
         names = re.findall(r"<(?:\w+:)?(\w+)>", route)

@@ -17,6 +17,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from tournament.models import Tournament
+from tournament.names import account_name
 
 NOTHING = "–"
 
@@ -90,12 +91,6 @@ def field_label(model, name: str) -> str:
     return name.replace("_", " ").capitalize()
 
 
-def person(user) -> str:
-    if user is None:
-        return ""
-    return user.get_full_name() or user.get_username()
-
-
 class Words:
     """Puts a batch of log entries' before → after values into words: field names become
     their verbose names, empty values "–", choices their labels, yes/no, local times, and ids
@@ -126,7 +121,7 @@ class Words:
                 self.targets[(model, obj.pk)] = str(obj)
         for related, ids in wanted.items():
             for obj in related._default_manager.filter(pk__in=ids).select_related():
-                name = person(obj) if isinstance(obj, User) else str(obj)
+                name = account_name(obj) if isinstance(obj, User) else str(obj)
                 self.names[(related, obj.pk)] = name
 
     def target(self, entry) -> str:

@@ -1,4 +1,5 @@
-"""German search and order for people's names (one place for the desk, lists and prints).
+"""German search and order for people's names (one place for the desk, lists and prints), and
+how a staff account is named.
 
 ``search_fold`` makes "weiss" find Weiß, "Kathe" Käthe and "Mueller" Müller: both the text and
 the query are folded the same way (umlaut and its ae/oe/ue spelling to the bare vowel, ß to ss,
@@ -109,3 +110,11 @@ def look_alike_key(name: str) -> str:
     text = unicodedata.normalize("NFKC", name or "").casefold()
     text = "".join(_latin_look(char) for char in text)
     return " ".join(re.sub(r"[\W_]+", " ", search_fold(text)).split())
+
+
+def account_name(user) -> str:
+    """How a staff account is named to people (the audit log, printed lists, a player's page):
+    its full name, else its username; "" for none."""
+    if user is None:
+        return ""
+    return user.get_full_name() or user.get_username()

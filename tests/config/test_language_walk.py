@@ -24,7 +24,8 @@ from html.parser import HTMLParser
 import pytest
 from catalogues import german_from_glossaries
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver, resolve
+from django.urls import resolve
+from routes import url_routes
 
 from demo.build import DEMO_SLUG, OPEN_SLUG, build_demo
 from public.board import label_lines
@@ -173,16 +174,6 @@ def data_names() -> list[str]:
     return sorted((name for name in found if name), key=len, reverse=True)
 
 
-def _routes(patterns, prefix=""):
-    for pattern in patterns:
-        if isinstance(pattern, URLResolver):
-            route = prefix + str(pattern.pattern)
-            if route != "admin/":
-                yield from _routes(pattern.url_patterns, route)
-        elif isinstance(pattern, URLPattern):
-            yield prefix + str(pattern.pattern)
-
-
 def _fill(route: str, values: dict[str, list[str]]) -> list[str]:
     """Every URL of ``route`` with the demo's values (one per table where a route names one)."""
     urls = ["/" + route]
@@ -218,7 +209,7 @@ def walk_plan() -> list[tuple[str, list[str]]]:
         "job": ["0" * 32], "job_id": ["0" * 32], "uidb64": ["MQ"],
     }
     plan = []
-    for route in _routes(get_resolver().url_patterns):
+    for route, *_ in url_routes(whole=("admin/",)):
         if route in SKIPPED or route.startswith("api/"):
             continue
         if route.startswith("manage/"):

@@ -7,7 +7,6 @@ import re
 
 import pytest
 from factories import (
-    OrganizerFactory,
     PlayerFactory,
     RoundFactory,
     TournamentFactory,
@@ -48,14 +47,6 @@ def players(tournament):
     return [PlayerFactory(tournament=tournament, name=f"Spieler {i:02d}") for i in range(12)]
 
 
-@pytest.fixture
-def organizer_client(client):
-    # Global (a superuser): these tests make their tournaments after logging in; the scope of
-    # organizers is tested in tests/tournament/test_access_routes.py.
-    client.force_login(OrganizerFactory(is_superuser=True))
-    return client
-
-
 def head_referee():
     user = UserFactory(username="mrmonopoly")
     appoint(user, "head_referee")
@@ -66,13 +57,13 @@ def head_referee():
 
 
 def test_close_is_refused_until_every_result_is_confirmed_then_allowed(
-    organizer_client, django_capture_on_commit_callbacks, tournament, players
+    organizer, django_capture_on_commit_callbacks, tournament, players
 ):
     round_, tables = make_round(tournament, 1, [players[:6], players[6:]])
     play(tables[0], {p: 1000 + 10 * i for i, p in enumerate(players[:6])})
     pending = play(tables[1], {p: 2000 + 10 * i for i, p in enumerate(players[6:])},
                    confirm=False)
-    refused = organizer_client.post("/manage/ka/rounds/1/close/")
+    refused = organizer.post("/manage/ka/rounds/1/close/")
     assert refused.status_code == 409
     assert "tables 2 have no confirmed result" in refused.content.decode()
     round_.refresh_from_db()
@@ -80,29 +71,29 @@ def test_close_is_refused_until_every_result_is_confirmed_then_allowed(
 
     referee_results.confirm_result(game_id=pending.pk, code=pending.confirmation_code, by=None)
     with django_capture_on_commit_callbacks(execute=True):
-        response = organizer_client.post("/manage/ka/rounds/1/close/")
+        response = organizer.post("/manage/ka/rounds/1/close/")
     assert response.status_code == 302 and response["Location"] == "/manage/ka/desk/"
     round_.refresh_from_db()
     assert round_.status == Round.Status.COMPLETE and round_.closed_at is not None
     assert StandingRow.objects.filter(tournament=tournament, scope="live", points=6).count() == 2
     # next: the final (the only preliminary round is done); no second close
-    html = organizer_client.get("/manage/ka/desk/").content.decode()
+    html = organizer.get("/manage/ka/desk/").content.decode()
     assert 'data-action="seat-final"' in html and 'data-action="create-round"' not in html
-    assert organizer_client.post("/manage/ka/rounds/1/close/").status_code == 409
+    assert organizer.post("/manage/ka/rounds/1/close/").status_code == 409
 
 
-def test_the_desk_offers_the_next_preliminary_round(organizer_client, tournament, players):
+def test_the_desk_offers_the_next_preliminary_round(organizer, tournament, players):
     tournament.preliminary_rounds = 3
     tournament.save()
     round_, tables = make_round(tournament, 1, [players[:6], players[6:]])
     for table, group in zip(tables, (players[:6], players[6:]), strict=True):
         play(table, {p: 1000 + 10 * i for i, p in enumerate(group)})
-    organizer_client.post("/manage/ka/rounds/1/close/")
-    html = organizer_client.get("/manage/ka/desk/").content.decode()
+    organizer.post("/manage/ka/rounds/1/close/")
+    html = organizer.get("/manage/ka/desk/").content.decode()
     assert 'data-action="create-round"' in html and "Create round 2" in html
-    created = organizer_client.post("/manage/ka/rounds/new/", {"kind": "preliminary"})
+    created = organizer.post("/manage/ka/rounds/new/", {"kind": "preliminary"})
     assert created.status_code == 302
-    html = organizer_client.get("/manage/ka/desk/").content.decode()
+    html = organizer.get("/manage/ka/desk/").content.decode()
     assert 'data-action="seat-draft"' in html and "/manage/ka/rounds/2/" in html
 
 
@@ -110,45 +101,45 @@ def test_the_desk_offers_the_next_preliminary_round(organizer_client, tournament
 
 
 def test_seat_the_final_from_the_qualifiers_and_crown_the_winner(
-    organizer_client, django_capture_on_commit_callbacks, tournament, players
+    organizer, django_capture_on_commit_callbacks, tournament, players
 ):
     _, tables = make_round(tournament, 1, [players[:6], players[6:]])
     with django_capture_on_commit_callbacks(execute=True):
         play(tables[0], {p: 1000 + 100 * i for i, p in enumerate(players[:6])})
         play(tables[1], {p: 1000 + 50 * i for i, p in enumerate(players[6:])})
-        organizer_client.post("/manage/ka/rounds/1/close/")
+        organizer.post("/manage/ka/rounds/1/close/")
     expected = {row.player_id for row in selectors.placed_rows(tournament, scope="live")[:6]}
-    html = organizer_client.get("/manage/ka/desk/").content.decode()
+    html = organizer.get("/manage/ka/desk/").content.decode()
     for player_id in expected:
         assert f'data-qualifier="{player_id}"' in html
 
-    response = organizer_client.post("/manage/ka/final/seat/")
+    response = organizer.post("/manage/ka/final/seat/")
     assert response.status_code == 302 and response["Location"] == "/manage/ka/rounds/2/"
     final = tournament.rounds.get(number=2)
     assert final.kind == Round.Kind.FINAL and final.status == Round.Status.SEATED
     assert set(final.seats.values_list("player_id", flat=True)) == expected
-    assert organizer_client.post("/manage/ka/final/seat/").status_code == 400  # only once
+    assert organizer.post("/manage/ka/final/seat/").status_code == 400  # only once
 
     final.status = Round.Status.RUNNING
     final.save()
     table = final.tables.get()
     seated = [seat.player for seat in table.seats.order_by("position")]
     play(table, {p: 500 + 10 * i for i, p in enumerate(seated)})
-    html = organizer_client.get("/manage/ka/desk/").content.decode()
+    html = organizer.get("/manage/ka/desk/").content.decode()
     assert "Close the final and crown the winner" in html
     with django_capture_on_commit_callbacks(execute=True):
-        response = organizer_client.post("/manage/ka/rounds/2/close/")
+        response = organizer.post("/manage/ka/rounds/2/close/")
     assert response.status_code == 302
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
     assert tournament.winner == seated[-1]
-    html = organizer_client.get("/manage/ka/desk/").content.decode()
+    html = organizer.get("/manage/ka/desk/").content.decode()
     assert f'data-champion="{seated[-1].pk}"' in html and seated[-1].name in html
 
 
-def test_the_final_cannot_be_seated_while_a_round_is_open(organizer_client, tournament, players):
+def test_the_final_cannot_be_seated_while_a_round_is_open(organizer, tournament, players):
     make_round(tournament, 1, [players[:6], players[6:]])
-    response = organizer_client.post("/manage/ka/final/seat/")
+    response = organizer.post("/manage/ka/final/seat/")
     assert response.status_code == 400
     assert not tournament.rounds.filter(kind=Round.Kind.FINAL).exists()
 
@@ -181,32 +172,32 @@ def test_the_head_referee_resolves_a_dispute_with_a_ruling(client, tournament, p
 
 
 @pytest.mark.parametrize("note, code", [("gilt\x00", "note_nul"), ("x" * 2001, "note_too_long")])
-def test_a_ruling_that_cannot_be_stored_is_refused_with_a_message(organizer_client, tournament,
+def test_a_ruling_that_cannot_be_stored_is_refused_with_a_message(organizer, tournament,
                                                                   players, note, code):
     """Found by the form fuzz: a NUL in the ruling was a database error on PostgreSQL."""
     _, tables = make_round(tournament, 1, [players[:6]])
     game = play(tables[0], dict.fromkeys(players[:6], 1000), confirm=False)
-    response = organizer_client.post(f"/manage/ka/results/{game.pk}/resolve/", {"note": note})
+    response = organizer.post(f"/manage/ka/results/{game.pk}/resolve/", {"note": note})
     assert response.status_code == 400
     assert f'data-code="{code}"' in response.content.decode()
     assert GameResult.objects.get(game=game).status == GameResult.Status.COUNTED
 
 
-def test_an_organizer_may_confirm_a_counted_result_as_head_referee(organizer_client, tournament,
+def test_an_organizer_may_confirm_a_counted_result_as_head_referee(organizer, tournament,
                                                                   players):
     _, tables = make_round(tournament, 1, [players[:6]])
     game = play(tables[0], dict.fromkeys(players[:6], 1000), confirm=False)
-    response = organizer_client.post(f"/manage/ka/results/{game.pk}/resolve/")
+    response = organizer.post(f"/manage/ka/results/{game.pk}/resolve/")
     assert response.status_code == 302
     assert GameResult.objects.get(game=game).status == GameResult.Status.CONFIRMED
 
 
-def test_a_result_of_another_tournament_is_not_found(organizer_client, tournament, players):
+def test_a_result_of_another_tournament_is_not_found(organizer, tournament, players):
     other = TournamentFactory(status=Tournament.Status.RUNNING, slug="other")
     other_players = [PlayerFactory(tournament=other) for _ in range(6)]
     _, tables = make_round(other, 1, [other_players])
     game = play(tables[0], dict.fromkeys(other_players, 1000), confirm=False)
-    assert organizer_client.post(f"/manage/ka/results/{game.pk}/resolve/").status_code == 404
+    assert organizer.post(f"/manage/ka/results/{game.pk}/resolve/").status_code == 404
 
 
 # --------------------------------------------------------------------------- permissions
@@ -249,10 +240,10 @@ def test_bankers_and_visitors_cannot_rule_on_a_dispute(client, tournament, playe
     assert GameResult.objects.get(game=game).status == GameResult.Status.DISPUTED
 
 
-def test_get_is_not_allowed_on_actions(organizer_client, tournament, players):
+def test_get_is_not_allowed_on_actions(organizer, tournament, players):
     make_round(tournament, 1, [players[:6]])
-    assert organizer_client.get("/manage/ka/rounds/1/close/").status_code == 405
-    assert organizer_client.get("/manage/ka/final/seat/").status_code == 405
+    assert organizer.get("/manage/ka/rounds/1/close/").status_code == 405
+    assert organizer.get("/manage/ka/final/seat/").status_code == 405
 
 
 # --------------------------------------------------------------------------- undoing a round
@@ -270,39 +261,39 @@ def _closed_round_one(client, tournament, players, callbacks):
 
 
 def test_seating_a_final_again_takes_the_qualifiers_only_and_asks_first(
-    organizer_client, django_capture_on_commit_callbacks, tournament, players
+    organizer, django_capture_on_commit_callbacks, tournament, players
 ):
     players += [PlayerFactory(tournament=tournament, name=f"Spieler {i:02d}") for i in range(12, 18)]
-    _closed_round_one(organizer_client, tournament, players, django_capture_on_commit_callbacks)
-    assert organizer_client.post("/manage/ka/final/seat/").status_code == 302
+    _closed_round_one(organizer, tournament, players, django_capture_on_commit_callbacks)
+    assert organizer.post("/manage/ka/final/seat/").status_code == 302
     final = tournament.rounds.get(kind=Round.Kind.FINAL)
     qualified = set(final.seats.values_list("player_id", flat=True))
     assert len(qualified) == 6 and final.tables.count() == 1
 
     # the round page's "seat again" of a final: refused, with the reason in both languages
-    refused = organizer_client.post(f"/manage/ka/rounds/{final.number}/seat/",
+    refused = organizer.post(f"/manage/ka/rounds/{final.number}/seat/",
                                     {"version": final.version})
     assert refused.status_code == 409
     assert 'data-code="final_from_qualifiers"' in refused.content.decode()
     assert "qualifiers" in refused.content.decode()
-    german = organizer_client.post(f"/manage/ka/rounds/{final.number}/seat/",
+    german = organizer.post(f"/manage/ka/rounds/{final.number}/seat/",
                                    {"version": final.version}, HTTP_ACCEPT_LANGUAGE="de")
     assert "Qualifizierten" in german.content.decode()
     assert final.seats.count() == 6 and final.tables.count() == 1
-    page = organizer_client.get(f"/manage/ka/rounds/{final.number}/").content.decode()
+    page = organizer.get(f"/manage/ka/rounds/{final.number}/").content.decode()
     assert f"/manage/ka/rounds/{final.number}/reseat/" in page
     assert f'action="/manage/ka/rounds/{final.number}/seat/"' not in page
 
     # the desk's own step asks first: the question names the qualifiers, nothing changes yet
     url = f"/manage/ka/rounds/{final.number}/reseat/"
     version = Round.objects.get(pk=final.pk).version
-    for asked in (organizer_client.get(url), organizer_client.post(url, {"seed": "5"})):
+    for asked in (organizer.get(url), organizer.post(url, {"seed": "5"})):
         html = asked.content.decode()
         assert asked.status_code == 200 and 'data-action="confirm-reseat"' in html
         assert {int(pk) for pk in re.findall(r'data-qualifier="(\d+)"', html)} == qualified
     assert Round.objects.get(pk=final.pk).version == version
 
-    done = organizer_client.post(url, {"confirm": "1", "seed": "5", "reason": "Tisch getauscht"})
+    done = organizer.post(url, {"confirm": "1", "seed": "5", "reason": "Tisch getauscht"})
     assert done.status_code == 302
     final.refresh_from_db()
     assert final.version > version and final.status == Round.Status.SEATED
@@ -320,32 +311,32 @@ def test_the_api_cannot_seat_a_final_with_everyone_either(tournament, players):
     assert not final.seats.exists()
 
 
-def test_a_round_whose_games_have_not_begun_is_deleted_after_asking(organizer_client, tournament,
+def test_a_round_whose_games_have_not_begun_is_deleted_after_asking(organizer, tournament,
                                                                    players):
     round_, tables = make_round(tournament, 1, [players[:6], players[6:]])
     referee.ensure_game(table=tables[0])  # the console was opened, nothing recorded
     url = "/manage/ka/rounds/1/delete/"
-    asked = organizer_client.get(url)
+    asked = organizer.get(url)
     assert asked.status_code == 200 and 'data-action="confirm-delete"' in asked.content.decode()
-    assert organizer_client.post(url).status_code == 200  # no "confirm": asked again
+    assert organizer.post(url).status_code == 200  # no "confirm": asked again
     assert Round.objects.filter(pk=round_.pk).exists()
-    html = organizer_client.get("/manage/ka/desk/").content.decode()
+    html = organizer.get("/manage/ka/desk/").content.decode()
     assert 'data-action="delete-round"' in html and 'data-action="reseat"' in html
 
-    done = organizer_client.post(url, {"confirm": "1", "reason": "falsch ausgelost"})
+    done = organizer.post(url, {"confirm": "1", "reason": "falsch ausgelost"})
     assert done.status_code == 302 and done["Location"] == "/manage/ka/desk/"
     assert not Round.objects.filter(pk=round_.pk).exists()
     assert audit.lines(audit.entries(tournament, what="round.delete"))
-    html = organizer_client.get("/manage/ka/desk/").content.decode()
+    html = organizer.get("/manage/ka/desk/").content.decode()
     assert "No round has been seated yet." in html  # round 1 can be created afresh
 
 
 def test_a_running_round_not_yet_begun_is_seated_again_and_goes_back_to_seated(
-    organizer_client, tournament, players
+    organizer, tournament, players
 ):
     round_, _tables = make_round(tournament, 1, [players[:6], players[6:]],
                                  started_at=minutes_ago(1))
-    done = organizer_client.post("/manage/ka/rounds/1/reseat/", {"confirm": "1"})
+    done = organizer.post("/manage/ka/rounds/1/reseat/", {"confirm": "1"})
     assert done.status_code == 302
     round_.refresh_from_db()
     assert round_.status == Round.Status.SEATED and round_.started_at is None
@@ -354,28 +345,28 @@ def test_a_running_round_not_yet_begun_is_seated_again_and_goes_back_to_seated(
 
 @pytest.mark.parametrize("step", ["delete", "reseat"])
 def test_once_a_game_has_begun_the_round_is_neither_deleted_nor_seated_again(
-    organizer_client, tournament, players, step
+    organizer, tournament, players, step
 ):
     round_, tables = make_round(tournament, 1, [players[:6], players[6:]])
     game = referee.ensure_game(table=tables[1])
     referee.post_event(game_id=game.pk, event={"type": "start"}, author=None)
     layout = list(round_.seats.order_by("pk").values_list("player_id", "table_id"))
     url = f"/manage/ka/rounds/1/{step}/"
-    asked = organizer_client.get(url).content.decode()
+    asked = organizer.get(url).content.decode()
     assert 'data-refused="round_begun"' in asked and 'data-action="confirm-' not in asked
-    refused = organizer_client.post(url, {"confirm": "1"})
+    refused = organizer.post(url, {"confirm": "1"})
     assert refused.status_code == 409
     html = refused.content.decode()
     assert 'data-code="round_begun"' in html and "table 2 has begun" in html
-    german = organizer_client.post(url, {"confirm": "1"}, HTTP_ACCEPT_LANGUAGE="de")
+    german = organizer.post(url, {"confirm": "1"}, HTTP_ACCEPT_LANGUAGE="de")
     assert german.status_code == 409 and "Tisch 2" in german.content.decode()
     assert list(round_.seats.order_by("pk").values_list("player_id", "table_id")) == layout
-    html = organizer_client.get("/manage/ka/desk/").content.decode()
+    html = organizer.get("/manage/ka/desk/").content.decode()
     assert 'data-action="delete-round"' not in html
 
 
 def test_seating_the_final_early_warns_and_needs_a_tick(
-    organizer_client, django_capture_on_commit_callbacks, tournament, players
+    organizer, django_capture_on_commit_callbacks, tournament, players
 ):
     tournament.preliminary_rounds = 3
     tournament.save()
@@ -383,40 +374,40 @@ def test_seating_the_final_early_warns_and_needs_a_tick(
     with django_capture_on_commit_callbacks(execute=True):
         for table, group in zip(tables, (players[:6], players[6:]), strict=True):
             play(table, {p: 1000 + 10 * i for i, p in enumerate(group)})
-        organizer_client.post("/manage/ka/rounds/1/close/")
-    html = organizer_client.get("/manage/ka/desk/").content.decode()
+        organizer.post("/manage/ka/rounds/1/close/")
+    html = organizer.get("/manage/ka/desk/").content.decode()
     assert 'data-warning="final-early"' in html
     assert "Only 1 of the 3 preliminary rounds" in html and 'name="early"' in html
 
-    refused = organizer_client.post("/manage/ka/final/seat/")
+    refused = organizer.post("/manage/ka/final/seat/")
     assert refused.status_code == 409
     assert 'data-code="final_early"' in refused.content.decode()
     assert "Only 1 of the 3 preliminary rounds" in refused.content.decode()
     assert not tournament.rounds.filter(kind=Round.Kind.FINAL).exists()
 
-    assert organizer_client.post("/manage/ka/final/seat/", {"early": "on"}).status_code == 302
+    assert organizer.post("/manage/ka/final/seat/", {"early": "on"}).status_code == 302
     assert tournament.rounds.filter(kind=Round.Kind.FINAL).exists()
     assert audit.lines(audit.entries(tournament, what="final.seat"))
 
 
 def test_a_final_created_on_the_rounds_page_is_seated_from_the_qualifiers_too(
-    organizer_client, django_capture_on_commit_callbacks, tournament, players
+    organizer, django_capture_on_commit_callbacks, tournament, players
 ):
     """The rounds page can create a round of kind "final": its first seating, too, takes the
     qualifiers only (on the desk's page, which asks first and wants the early tick)."""
     tournament.preliminary_rounds = 2
     tournament.save()
     players += [PlayerFactory(tournament=tournament, name=f"Spieler {i:02d}") for i in range(12, 18)]
-    _closed_round_one(organizer_client, tournament, players, django_capture_on_commit_callbacks)
-    assert organizer_client.post("/manage/ka/rounds/new/", {"kind": "final"}).status_code == 302
-    page = organizer_client.get("/manage/ka/rounds/2/").content.decode()
+    _closed_round_one(organizer, tournament, players, django_capture_on_commit_callbacks)
+    assert organizer.post("/manage/ka/rounds/new/", {"kind": "final"}).status_code == 302
+    page = organizer.get("/manage/ka/rounds/2/").content.decode()
     assert 'href="/manage/ka/rounds/2/reseat/"' in page
     assert 'action="/manage/ka/rounds/2/seat/"' not in page
-    asked = organizer_client.get("/manage/ka/rounds/2/reseat/").content.decode()
+    asked = organizer.get("/manage/ka/rounds/2/reseat/").content.decode()
     assert 'data-warning="final-early"' in asked and 'name="early"' in asked
-    refused = organizer_client.post("/manage/ka/rounds/2/reseat/", {"confirm": "1"})
+    refused = organizer.post("/manage/ka/rounds/2/reseat/", {"confirm": "1"})
     assert refused.status_code == 409 and 'data-code="final_early"' in refused.content.decode()
-    done = organizer_client.post("/manage/ka/rounds/2/reseat/", {"confirm": "1", "early": "on"})
+    done = organizer.post("/manage/ka/rounds/2/reseat/", {"confirm": "1", "early": "on"})
     assert done.status_code == 302
     final = tournament.rounds.get(number=2)
     assert final.seats.count() == 6 and final.tables.count() == 1

@@ -8,10 +8,10 @@ import re
 
 import pytest
 from django.utils import timezone
-from factories import OrganizerFactory, PlayerFactory, TournamentFactory, UserFactory, appoint
+from factories import PlayerFactory, TournamentFactory, UserFactory, appoint
 from gameplay import finish_game, make_round, start_game
 
-from desk import views as organizer
+from desk import views as desk_views
 from referee import results as referee_results
 from referee import services as referee
 from referee.models import Game
@@ -47,14 +47,6 @@ def hall(tournament):
     players = [PlayerFactory(tournament=tournament, name=f"Spieler {i:02d}") for i in range(48)]
     round_, tables = make_round(tournament, 1, [players[i:i + 6] for i in range(0, 48, 6)])
     return round_, tables
-
-
-@pytest.fixture
-def organizer_client(client):
-    # Global (a superuser): these tests make their tournaments after logging in; the scope of
-    # organizers is tested in tests/tournament/test_access_routes.py.
-    client.force_login(OrganizerFactory(is_superuser=True))
-    return client
 
 
 def cards(html: str) -> dict[int, str]:
@@ -94,7 +86,7 @@ def test_every_table_state_and_the_alerts_that_need_attention(hall):
     # 8: time is up on the clock, but the deadline was not recorded yet; banker never seen
     start_game(tables[7], ago=dt.timedelta(minutes=95), now=now)
 
-    data = organizer.desk(round_.tournament, now=now)
+    data = desk_views.desk(round_.tournament, now=now)
     states = {line.table.number: line.state for line in data["lines"]}
     assert states == {1: "not_started", 2: "running", 3: "auction_stop", 4: "ended",
                       5: "counted", 6: "confirmed", 7: "disputed", 8: "running"}
@@ -113,7 +105,7 @@ def test_every_table_state_and_the_alerts_that_need_attention(hall):
     assert clocks[4][0] is False and clocks[4][1] == pytest.approx(90 * 60)
 
 
-def test_the_page_shows_states_alerts_and_clocks(organizer_client, hall):
+def test_the_page_shows_states_alerts_and_clocks(organizer, hall):
     round_, tables = hall
     now = timezone.now()
     banker = UserFactory()
@@ -121,7 +113,7 @@ def test_the_page_shows_states_alerts_and_clocks(organizer_client, hall):
     seen(game, ago=dt.timedelta(seconds=20), author=banker, now=now)
     game = finish_game(tables[1], now=now)
     referee_results.dispute_result(game_id=game.pk, note="Bank hat falsch gezählt", by=None)
-    response = organizer_client.get("/manage/ka/desk/")
+    response = organizer.get("/manage/ka/desk/")
     assert response.status_code == 200
     html = response.content.decode()
     assert cards(html)[1] == "running" and cards(html)[2] == "disputed"
@@ -135,25 +127,25 @@ def test_the_page_shows_states_alerts_and_clocks(organizer_client, hall):
                      html)
     assert 'data-missing="1,2,3,4,5,6,7,8"' in html
     # the fragment the page polls
-    live = organizer_client.get("/manage/ka/desk/live/", HTTP_HX_REQUEST="true")
+    live = organizer.get("/manage/ka/desk/live/", HTTP_HX_REQUEST="true")
     assert live.status_code == 200
     assert "<html" not in live.content.decode()
     assert cards(live.content.decode()) == cards(html)
 
 
-def test_all_confirmed_shows_the_close_button(organizer_client, tournament):
+def test_all_confirmed_shows_the_close_button(organizer, tournament):
     players = [PlayerFactory(tournament=tournament) for _ in range(12)]
     _, tables = make_round(tournament, 1, [players[:6], players[6:]])
     for table in tables:
         confirm(finish_game(table))
-    html = organizer_client.get("/manage/ka/desk/").content.decode()
+    html = organizer.get("/manage/ka/desk/").content.decode()
     assert "No table needs attention." in html
     assert re.search(r'<button type="submit" class="primary" data-action="close-round">', html)
     assert "/manage/ka/rounds/1/close/" in html
 
 
-def test_no_round_yet(organizer_client, tournament):
-    html = organizer_client.get("/manage/ka/desk/").content.decode()
+def test_no_round_yet(organizer, tournament):
+    html = organizer.get("/manage/ka/desk/").content.decode()
     assert "No round has been seated yet." in html
 
 
@@ -197,7 +189,7 @@ def test_the_head_referee_sees_the_queue_but_cannot_close(client, hall):
 
 @pytest.mark.parametrize("table_count", [2, 6])
 def test_the_desk_costs_the_same_queries_for_2_or_6_tables(
-    organizer_client, django_assert_num_queries, tournament, table_count
+    organizer, django_assert_num_queries, tournament, table_count
 ):
     players = [PlayerFactory(tournament=tournament) for _ in range(6 * table_count)]
     _, tables = make_round(
@@ -212,9 +204,9 @@ def test_the_desk_costs_the_same_queries_for_2_or_6_tables(
         elif index % 3 == 1:
             game = finish_game(table)
             referee_results.dispute_result(game_id=game.pk, note="?", by=None)
-    organizer_client.get("/manage/ka/desk/live/")  # session and caches warm
+    organizer.get("/manage/ka/desk/live/")  # session and caches warm
     # session, user, tournament (access), tournament, rounds, tables with games and results,
     # seats with players
     with django_assert_num_queries(7):
-        response = organizer_client.get("/manage/ka/desk/live/")
+        response = organizer.get("/manage/ka/desk/live/")
     assert len(cards(response.content.decode())) == table_count

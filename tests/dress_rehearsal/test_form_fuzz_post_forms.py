@@ -15,21 +15,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.urls import URLPattern, URLResolver, get_resolver
+from routes import url_routes
 
 from ._form_catalogue import FORMS, NOT_FORMS, _organizer, _screen
 from ._form_checks import _fuzz
 
 pytestmark = pytest.mark.usefixtures("fast_password_hashing")
-
-
-def _walk(patterns, prefix="", namespace=""):
-    for entry in patterns:
-        if isinstance(entry, URLResolver):
-            inner = f"{namespace}{entry.namespace}:" if entry.namespace else namespace
-            yield from _walk(entry.url_patterns, prefix + str(entry.pattern), inner)
-        elif isinstance(entry, URLPattern):
-            yield prefix + str(entry.pattern), f"{namespace}{entry.name}"
 
 
 def _concrete(route: str, world) -> str:
@@ -46,7 +37,7 @@ def test_every_post_route_is_fuzzed(world):
     views limited to some methods); every route that takes POST must be in FORMS."""
     client = _organizer(world)
     takes_post = set()
-    for route, name in _walk(get_resolver().url_patterns):
+    for route, _entry, name in url_routes():
         if route.startswith(("^", "api/", "static/")) or "(?P" in route:
             continue  # the REST API: tests/dress_rehearsal/test_openapi_fuzz.py
         if name.split(":")[0] in NOT_FORMS:

@@ -8,8 +8,6 @@ import shutil
 import pytest
 from require import missing as _missing
 
-from referee import engine_cache
-
 # Playwright's sync API runs an event loop in this thread; Django's ORM calls from the test
 # body are still synchronous and safe here.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -61,14 +59,6 @@ def no_script_errors(page):
     page.on("pageerror", lambda error: errors.append(str(error)))
     yield
     assert errors == []
-
-
-@pytest.fixture
-def fresh_engine_cache():
-    """Primary keys are reused after a test's rollback; the process-wide engine cache is keyed by
-    the game's pk and would hand a new game the engine of an old one with as many events.
-    A module asks for it with ``pytest.mark.usefixtures("fresh_engine_cache")``."""
-    engine_cache.clear()
 
 
 @pytest.fixture(autouse=True)

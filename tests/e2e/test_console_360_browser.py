@@ -29,11 +29,6 @@ LONG_NAME = ("1. Offene Monopoly-Stadtmeisterschaft Karlsruhe-Durlach und Umgebu
 LOCALES = {"de": "de-DE", "en": "en-GB"}
 
 
-@pytest.fixture(autouse=True)
-def _fresh_engine_cache():
-    engine_cache.clear()
-
-
 def phone_for(browser, live_server, user, lang: str, errors: list[str]):
     context = browser.new_context(base_url=live_server.url, locale=LOCALES[lang],
                                   viewport=PHONE, extra_http_headers={"Accept-Language": lang})

@@ -8,28 +8,14 @@ English as the head referee: not one violation in any step."""
 from __future__ import annotations
 
 import pytest
-from browsing import PHONE, db, login_as
+from browsing import CSP_LISTENER, PHONE, db, login_as
 from consoles import ended_table, keys
 from factories import UserFactory, appoint
 
-from referee import engine_cache
 from referee.models import GameResult
 from tournament.models import StaffRole
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-LISTENER = """
-window.__csp = [];
-document.addEventListener("securitypolicyviolation", (e) => {
-  window.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample || ""} ${e.sourceFile || ""}:${e.lineNumber}`);
-});
-"""
-
-
-@pytest.fixture(autouse=True)
-def _fresh_engine_cache():
-    engine_cache.clear()
-
 
 @pytest.mark.parametrize(("lang", "who"), [("de", "banker"), ("en", "head_referee")])
 def test_the_count_violates_no_content_security_policy(browser, live_server, lang, who):
@@ -40,7 +26,7 @@ def test_the_count_violates_no_content_security_policy(browser, live_server, lan
     context = browser.new_context(base_url=live_server.url, locale={"de": "de-DE"}.get(lang,
                                   "en-GB"), viewport=PHONE,
                                   extra_http_headers={"Accept-Language": lang})
-    context.add_init_script(LISTENER)
+    context.add_init_script(CSP_LISTENER)
     login_as(context, live_server, user)
     page = context.new_page()
     page.set_default_timeout(15_000)

@@ -18,17 +18,12 @@ from consoles import dealt_game, ended_table, keys
 from django.conf import settings
 from factories import UserFactory, seated_table
 
-from referee import engine_cache, rulings, services
+from referee import rulings, services
 from referee.models import Game
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 FOLLOW_MS = 2000  # the bound: an action on one phone shows on the other within 2 s
-
-
-@pytest.fixture(autouse=True)
-def _fresh_engine_cache():
-    engine_cache.clear()  # primary keys are reused after an earlier test's rollback
 
 
 @pytest.fixture

@@ -10,16 +10,10 @@ from django.conf import settings
 from django.test import Client
 from factories import UserFactory, seated_table
 
-from referee import engine_cache
 from referee import services as referee
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 PHONE = {"width": 360, "height": 740}
-
-
-@pytest.fixture(autouse=True)
-def _fresh_engine_cache():
-    engine_cache.clear()
 
 
 def open_console(page, live_server, table, banker):

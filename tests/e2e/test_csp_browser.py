@@ -12,20 +12,13 @@ place before the page's own scripts, and the console is watched for CSP errors: 
 from __future__ import annotations
 
 import pytest
+from browsing import CSP_LISTENER
 from django.contrib.auth.models import User
 from django.test import Client
 from dress_rehearsal._fuzz_world import build_fuzz_world
 from site_pages import signup_pages, walked_pages
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-LISTENER = """
-window.__csp = [];
-document.addEventListener("securitypolicyviolation", (e) => {
-  window.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample || ""}`);
-});
-"""
-
 
 @pytest.mark.slow
 def test_every_page_sends_a_strict_policy_and_violates_it_nowhere(browser, live_server):
@@ -51,7 +44,7 @@ def test_every_page_sends_a_strict_policy_and_violates_it_nowhere(browser, live_
                                   service_workers="block")
     context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value,
                           "url": live_server.url}])
-    context.add_init_script(LISTENER)
+    context.add_init_script(CSP_LISTENER)
     page = context.new_page()
     page.set_default_timeout(15_000)
     console: list[str] = []

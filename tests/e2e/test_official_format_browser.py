@@ -17,7 +17,6 @@ from browsing import banker_phone, db, login_as, watched_page
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from referee import engine_cache
 from referee import services as referee
 from referee.models import Game, GameResult
 from scoring.models import StandingRow
@@ -27,11 +26,6 @@ from tournament.rounds import services
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-
-
-@pytest.fixture(autouse=True)
-def _fresh_engine_cache():
-    engine_cache.clear()
 
 
 def confirm_sheet(phone, sheet_id: str) -> None:

@@ -38,8 +38,7 @@ from referee.models import Game, GameResult
 from tournament.models import Player, Round, StaffRole, Tournament
 from tournament.players import services as player_services
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True),
-              pytest.mark.usefixtures("fresh_engine_cache")]
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.mark.slow

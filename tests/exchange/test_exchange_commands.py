@@ -8,49 +8,13 @@ import io
 import json
 
 import pytest
-from django.core.management import execute_from_command_line
+from commands import manage
 from factories import OrganizerFactory, UserFactory
 
-from demo.build import build_demo
 from exchange import services as exchange
-from referee import engine_cache
-from referee.models import Game
-from scoring.standings import services
 from tournament.models import Player, Tournament
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
-
-
-
-
-#: A command run from the command line closes the database connections when it is done, which
-#: a test inside a transaction cannot survive on PostgreSQL: those tests commit for real.
-commits = pytest.mark.django_db(transaction=True)
-
-
-def run(*argv: str) -> int:
-    """``manage.py argv…`` in this process (same test database); the exit code."""
-    try:
-        execute_from_command_line(["manage.py", *argv])
-    except SystemExit as exit_:
-        return int(exit_.code or 0)
-    return 0
-
-
-@pytest.fixture(scope="module")
-def demo_document(django_db_setup, django_db_blocker):
-    """The demo's export, built once (in a transaction that is rolled back)."""
-    from django.db import transaction
-
-    with django_db_blocker.unblock(), transaction.atomic():
-        demo = build_demo(players=36).tournament
-        services.recompute_standings(tournament_id=demo.pk)
-        document = exchange.export_tournament(demo)
-        games = list(Game.objects.values_list("pk", flat=True))
-        transaction.set_rollback(True)
-    for game_id in games:
-        engine_cache.forget(game_id)
-    return document
 
 
 @pytest.fixture
@@ -62,64 +26,58 @@ def demo(demo_document):
 # --------------------------------------------------------------------------- commands
 
 
-@commits
 def test_export_then_import_under_a_new_slug(demo, tmp_path, capsys):
     target = tmp_path / "demo.json"
-    assert run("export_tournament", "demo", "-o", str(target)) == 0
+    assert manage("export_tournament", "demo", "-o", str(target)) == 0
     document = json.loads(target.read_text("utf-8"))
     assert document["format"] == exchange.FORMAT and len(document["players"]) == 36
     assert "36 players" in capsys.readouterr().err
 
-    assert run("import_tournament", str(target), "--slug", "demo-archiv") == 0
+    assert manage("import_tournament", str(target), "--slug", "demo-archiv") == 0
     assert "Imported 'demo-archiv'" in capsys.readouterr().out
     copy_ = Tournament.objects.get(slug="demo-archiv")
     assert copy_.players.count() == 36
 
 
-@commits
 def test_export_to_stdout(demo, capsys):
-    assert run("export_tournament", "demo") == 0
+    assert manage("export_tournament", "demo") == 0
     assert json.loads(capsys.readouterr().out)["tournament"]["slug"] == "demo"
 
 
-@commits
 def test_unknown_tournament_exits_1(capsys):
-    assert run("export_tournament", "nirgendwo", "-o", "/tmp/never-written.json") == 1
+    assert manage("export_tournament", "nirgendwo", "-o", "/tmp/never-written.json") == 1
     assert "There is no tournament 'nirgendwo'" in capsys.readouterr().err
 
 
-@commits
 def test_a_refused_import_exits_1_and_saves_nothing(demo, tmp_path, capsys):
     document = exchange.export_tournament(demo)
     document["players"].pop()  # seated, but no longer in the document
     target = tmp_path / "broken.json"
     target.write_text(json.dumps(document), "utf-8")
     players = Player.objects.count()
-    assert run("import_tournament", str(target), "--slug", "broken") == 1
+    assert manage("import_tournament", str(target), "--slug", "broken") == 1
     err = capsys.readouterr().err
     assert "is not among the document's players" in err
     assert not Tournament.objects.filter(slug="broken").exists()
     assert Player.objects.count() == players
     # in German on request
-    assert run("import_tournament", str(target), "--slug", "broken", "--lang", "de") == 1
+    assert manage("import_tournament", str(target), "--slug", "broken", "--lang", "de") == 1
     assert "broken.json" in capsys.readouterr().err
 
 
-@commits
 def test_the_same_slug_twice_and_a_missing_file_exit_1(demo, tmp_path, capsys):
     target = tmp_path / "demo.json"
-    assert run("export_tournament", "demo", "-o", str(target)) == 0
-    assert run("import_tournament", str(target)) == 1  # "demo" is taken
+    assert manage("export_tournament", "demo", "-o", str(target)) == 0
+    assert manage("import_tournament", str(target)) == 1  # "demo" is taken
     assert "demo" in capsys.readouterr().err
-    assert run("import_tournament", str(tmp_path / "missing.json")) == 1
+    assert manage("import_tournament", str(tmp_path / "missing.json")) == 1
     assert "missing.json" in capsys.readouterr().err
 
 
-@commits
 def test_import_from_stdin(demo, monkeypatch):
     data = exchange.export_json(demo)
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data)))
-    assert run("import_tournament", "-", "--slug", "von-stdin") == 0
+    assert manage("import_tournament", "-", "--slug", "von-stdin") == 0
     assert Tournament.objects.filter(slug="von-stdin").exists()
 
 

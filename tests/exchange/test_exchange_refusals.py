@@ -9,7 +9,6 @@ import json
 import pytest
 from django.contrib.auth.models import User
 
-from demo.build import build_demo
 from exchange import services as exchange
 from referee import engine_cache
 from referee.models import (
@@ -19,7 +18,7 @@ from referee.models import (
     Placement,
 )
 from scoring.models import StandingRow
-from scoring.standings import selectors, services
+from scoring.standings import selectors
 from tournament.models import (
     BankerLink,
     Club,
@@ -38,22 +37,6 @@ MODELS = (Tournament, Club, Player, Round, Table, Seat, BankerLink, Game, GameEv
 
 def counts() -> dict[str, int]:
     return {model.__name__: model.objects.count() for model in MODELS}
-
-
-@pytest.fixture(scope="module")
-def demo_document(django_db_setup, django_db_blocker):
-    """The demo's export, built once (in a transaction that is rolled back)."""
-    from django.db import transaction
-
-    with django_db_blocker.unblock(), transaction.atomic():
-        demo = build_demo(players=36).tournament
-        services.recompute_standings(tournament_id=demo.pk)
-        document = json.loads(exchange.export_json(demo))
-        games = list(Game.objects.values_list("pk", flat=True))
-        transaction.set_rollback(True)
-    for game_id in games:  # rolled back: their engines must not outlive them
-        engine_cache.forget(game_id)
-    return document
 
 
 @pytest.fixture

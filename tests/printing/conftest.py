@@ -1,8 +1,9 @@
-"""The print pages' fixtures: a seated table in tournament "ka", an organizer's client, and
-print files kept in the test's own folder with a public address for the QR codes."""
+"""The print pages' fixtures: a seated table in tournament "ka" and print files kept in the
+test's own folder with a public address for the QR codes (the organizer's client:
+tests/conftest.py)."""
 
 import pytest
-from factories import OrganizerFactory, seated_table
+from factories import seated_table
 
 
 @pytest.fixture
@@ -14,11 +15,3 @@ def media(settings, tmp_path):
 @pytest.fixture
 def table():
     return seated_table(players=6, tournament_kwargs={"slug": "ka"})
-
-
-@pytest.fixture
-def organizer(client):
-    # Global (a superuser): these tests make their tournaments after logging in; the scope of
-    # organizers is tested in tests/tournament/test_access_routes.py.
-    client.force_login(OrganizerFactory(is_superuser=True))
-    return client

@@ -7,11 +7,9 @@ import io
 import re
 import shutil
 import subprocess
-from unittest import mock
 
 import pytest
-from django.core.management import execute_from_command_line
-from django.db import connections
+from commands import manage
 from factories import seated_table
 from require import missing
 
@@ -19,20 +17,6 @@ from printing import documents as printing
 from referee.models import Game
 
 pytestmark = pytest.mark.django_db
-
-
-def run(*argv: str) -> int:
-    """``manage.py argv…`` in this process (same test database); the exit code.
-
-    A command run from the command line closes the database connections when it ends; in a
-    test that would close the test's own transaction on PostgreSQL, so not here.
-    """
-    with mock.patch.object(connections, "close_all"):
-        try:
-            execute_from_command_line(["manage.py", *argv])
-        except SystemExit as exit_:
-            return int(exit_.code or 0)
-    return 0
 
 
 @pytest.fixture
@@ -56,7 +40,7 @@ def pdf_text(path) -> str:
 
 def test_score_sheets_of_a_round(table, tmp_path, capsys):
     out = tmp_path / "sheets.pdf"
-    assert run("scoresheets", "ka", "--round", "1", "-o", str(out)) == 0
+    assert manage("scoresheets", "ka", "--round", "1", "-o", str(out)) == 0
     captured = capsys.readouterr()
     assert captured.out.strip() == f"{out}: 1 page, {out.stat().st_size} bytes"
     assert captured.err == ""
@@ -72,19 +56,19 @@ def test_score_sheets_of_a_round(table, tmp_path, capsys):
 @pytest.mark.parametrize("document", list(printing.DOCUMENTS))
 def test_every_document(table, tmp_path, capsys, document):
     out = tmp_path / f"{document}.pdf"
-    assert run("scoresheets", "ka", "--round", "1", "--document", document, "-o", str(out)) == 0
+    assert manage("scoresheets", "ka", "--round", "1", "--document", document, "-o", str(out)) == 0
     assert pdf_pages(out) >= 1
     assert out.read_bytes().startswith(b"%PDF-")
 
 
 def test_english_and_the_current_round_by_default(table, tmp_path):
     out = tmp_path / "en.pdf"
-    assert run("scoresheets", "ka", "--lang", "en", "-o", str(out)) == 0
+    assert manage("scoresheets", "ka", "--lang", "en", "-o", str(out)) == 0
     assert "Round 1 · Table 1" in pdf_text(out)
 
 
 def test_pdf_to_stdout(table, capfdbinary):
-    assert run("scoresheets", "ka", "--round", "1", "--document", "seating", "-o", "-") == 0
+    assert manage("scoresheets", "ka", "--round", "1", "--document", "seating", "-o", "-") == 0
     assert capfdbinary.readouterr().out.startswith(b"%PDF-")
 
 
@@ -92,7 +76,7 @@ def test_base_url_goes_into_the_qr_codes(table, tmp_path):
     if shutil.which("zbarimg") is None or shutil.which("pdftoppm") is None:
         missing("needs zbarimg and pdftoppm (apt-get install zbar-tools poppler-utils)")
     out = tmp_path / "qr.pdf"
-    assert run("scoresheets", "ka", "--round", "1", "--base-url", "https://mcs.example.org/",
+    assert manage("scoresheets", "ka", "--round", "1", "--base-url", "https://mcs.example.org/",
                "-o", str(out)) == 0
     subprocess.run(["pdftoppm", "-r", "150", "-png", "-singlefile", str(out),
                     str(tmp_path / "page")], check=True)
@@ -114,7 +98,7 @@ def test_base_url_goes_into_the_qr_codes(table, tmp_path):
 )
 def test_refusals_are_one_line_and_exit_2(table, tmp_path, capsys, argv, message):
     out = tmp_path / "x.pdf"
-    assert run("scoresheets", *argv, "-o", str(out)) == 2
+    assert manage("scoresheets", *argv, "-o", str(out)) == 2
     captured = capsys.readouterr()
     lines = captured.err.splitlines()
     assert len(lines) == 1 and lines[0].startswith("scoresheets: ")
@@ -124,9 +108,9 @@ def test_refusals_are_one_line_and_exit_2(table, tmp_path, capsys, argv, message
 
 
 def test_missing_output_and_unwritable_folder(table, tmp_path, capsys):
-    assert run("scoresheets", "ka") == 2
+    assert manage("scoresheets", "ka") == 2
     assert "the following arguments are required: -o/--output" in capsys.readouterr().err
-    assert run("scoresheets", "ka", "-o", str(tmp_path / "missing" / "x.pdf")) == 2
+    assert manage("scoresheets", "ka", "-o", str(tmp_path / "missing" / "x.pdf")) == 2
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1 and "cannot write" in err[0]
 
@@ -135,10 +119,10 @@ def test_a_tournament_without_rounds(tmp_path, capsys):
     from factories import TournamentFactory
 
     TournamentFactory(slug="empty")
-    assert run("scoresheets", "empty", "-o", str(tmp_path / "x.pdf")) == 2
+    assert manage("scoresheets", "empty", "-o", str(tmp_path / "x.pdf")) == 2
     assert "no seated round yet" in capsys.readouterr().err
     # standings and certificates need no round
-    assert run("scoresheets", "empty", "--document", "standings", "-o",
+    assert manage("scoresheets", "empty", "--document", "standings", "-o",
                str(tmp_path / "s.pdf")) == 0
     assert (tmp_path / "s.pdf").read_bytes().startswith(b"%PDF-")
 

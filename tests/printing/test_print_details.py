@@ -3,7 +3,6 @@ a name in another script or with symbols becomes, where a sheet's QR code leads.
 
 from __future__ import annotations
 
-import io
 import json
 import unicodedata
 from pathlib import Path
@@ -12,9 +11,8 @@ import pytest
 from catalogues import write_mo
 from factories import PlayerFactory, TournamentFactory, seated_table
 from gameplay import make_round, play
-from pdfs import BASE, overlapping, qr_codes, text, words
+from pdfs import BASE, overlapping, qr_codes, rendered, text, words
 
-from printing import documents as printing
 from tournament.models import Round, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -31,17 +29,10 @@ def german_glossary(settings, tmp_path):
     settings.LOCALE_PATHS = [str(tmp_path / "locale"), *settings.LOCALE_PATHS]
 
 
-def _render(document, tournament, round_=None, lang="de", **kwargs) -> bytes:
-    out = io.BytesIO()
-    printing.render(document, out, tournament=tournament, round_=round_, lang=lang,
-                    base_url=BASE, **kwargs)
-    return out.getvalue()
-
-
 def test_a_code_slips_table_number_never_covers_the_tournament_name():
     table = seated_table(players=4, tournament_kwargs={"name": LONG_NAME})
     for lang in ("de", "en"):
-        pdf = _render("slips", table.round.tournament, table.round, lang=lang)
+        pdf = rendered("slips", table.round.tournament, table.round, lang=lang)
         boxes = words(pdf, 1)
         assert any(word in ("Tisch", "Table") for word, *_box in boxes)
         assert overlapping(boxes) == []
@@ -58,10 +49,10 @@ def test_a_champions_certificate_counts_every_game_the_final_included():
         play(table, {player: 3000 - 100 * index for index, player in enumerate(people)})
         round_.status = Round.Status.COMPLETE
         round_.save()
-    de = " ".join(text(_render("certificates", tournament, top=1), 1).split())
+    de = " ".join(text(rendered("certificates", tournament, top=1), 1).split())
     assert "Spieler A" in de
     assert "Gespielte Spiele: 3 (mit Finale)" in de and "2 Spielen" not in de
-    en = " ".join(text(_render("certificates", tournament, lang="en", top=1), 1).split())
+    en = " ".join(text(rendered("certificates", tournament, lang="en", top=1), 1).split())
     assert "Games played: 3 (final included)" in en
 
 
@@ -69,7 +60,7 @@ def test_a_certificate_without_a_deciding_final_counts_the_games():
     table = seated_table(players=4)
     people = [seat.player for seat in table.seats.order_by("position")]
     play(table, {player: 3000 - 100 * index for index, player in enumerate(people)})
-    en = " ".join(text(_render("certificates", table.round.tournament, lang="en", top=1),
+    en = " ".join(text(rendered("certificates", table.round.tournament, lang="en", top=1),
                        1).split())
     assert "Games played: 1 ·" in en and "final included" not in en
 
@@ -77,7 +68,7 @@ def test_a_certificate_without_a_deciding_final_counts_the_games():
 def test_score_sheet_qr_codes_name_their_round(tmp_path):
     table = seated_table(players=4)
     tournament = table.round.tournament
-    pdf = _render("scoresheets", tournament, table.round)
+    pdf = rendered("scoresheets", tournament, table.round)
     assert qr_codes(pdf, 1, tmp_path) == [f"{BASE}/t/{tournament.slug}/rounds/1/tables/1/"]
 
 
@@ -90,7 +81,7 @@ def test_names_with_emoji_and_in_arabic_print_what_the_font_can():
                                 (seats[3], "👨‍👩‍👧", True)):
         seat.player.name, seat.player.public_name_consent = name, consent
         seat.player.save()
-    pdf = _render("seating", table.round.tournament, table.round, lang="en")
+    pdf = rendered("seating", table.round.tournament, table.round, lang="en")
     body = unicodedata.normalize("NFKC", text(pdf))
     assert "Wilma Wunder" in body  # the emoji left out, the name kept
     assert "W.W." in body and "🎲" not in body  # initials of letters only

@@ -8,7 +8,6 @@ is rolled back; the tests then read the PDFs.
 from __future__ import annotations
 
 import copy
-import io
 import json
 import re
 import subprocess
@@ -21,7 +20,7 @@ import pytest
 from catalogues import write_mo
 from django.conf import settings
 from django.test import override_settings
-from pdfs import BASE, pages, plain, qr_codes, text, tool
+from pdfs import BASE, pages, plain, qr_codes, rendered, text, tool
 
 from demo.build import build_demo
 from printing import documents as printing
@@ -84,13 +83,6 @@ class Rendered:
     top: list[str] = field(default_factory=list)
 
 
-def _render(document, tournament, round_, lang="de", **kwargs) -> bytes:
-    out = io.BytesIO()
-    printing.render(document, out, tournament=tournament, round_=round_, lang=lang,
-                    base_url=BASE, **kwargs)
-    return out.getvalue()
-
-
 @pytest.fixture(scope="module")
 def demo(django_db_setup, django_db_blocker, tmp_path_factory) -> Rendered:
     from django.db import transaction
@@ -106,15 +98,15 @@ def demo(django_db_setup, django_db_blocker, tmp_path_factory) -> Rendered:
             BankerLink.objects.filter(revoked_at__isnull=True).values_list("nonce", flat=True))
         for document in printing.DOCUMENTS:
             for lang in ("de", "en"):
-                done.pdfs[(document, lang)] = _render(document, tournament, round_, lang)
+                done.pdfs[(document, lang)] = rendered(document, tournament, round_, lang)
                 if document == "cards" and lang == "de":
                     done.links_after_first = set(
                         BankerLink.objects.filter(revoked_at__isnull=True)
                         .values_list("nonce", flat=True))
         done.links_after_second = set(
             BankerLink.objects.filter(revoked_at__isnull=True).values_list("nonce", flat=True))
-        done.pdfs[("certificates-top1", "de")] = _render("certificates", tournament, round_,
-                                                         top=1)
+        done.pdfs[("certificates-top1", "de")] = rendered("certificates", tournament, round_,
+                                                          top=1)
         done.stream_chunks = sum(1 for _chunk in printing.stream(
             "scoresheets", tournament=tournament, round_=round_, base_url=BASE))
         for table in round_.tables.order_by("number"):
@@ -345,7 +337,7 @@ def test_a_paper_result_prints_marked_from_the_paper_sheet():
              for index, seat in enumerate(seats)]
     paper.enter_paper_result(table=table, lines=lines, end_reason="time_limit", ended_at=None,
                              by=None, note="Tablet aus")
-    sheet = text(_render("scoresheets", table.round.tournament, table.round, lang="en"),
+    sheet = text(rendered("scoresheets", table.round.tournament, table.round, lang="en"),
                  layout=True)
     assert "Pre-filled from the paper sheet" in sheet and "game record" not in sheet
     assert "3,000" in sheet
@@ -362,6 +354,6 @@ def test_a_point_deduction_is_marked_on_the_printed_standings():
     play(table, {player: 3000 - 100 * index for index, player in enumerate(seats)})
     incidents.record_incident(player=seats[0], level="deduction", points=2,
                               note="Mietabsprache", by=None)
-    body = text(_render("standings", table.round.tournament, table.round, lang="en"), layout=True)
+    body = text(rendered("standings", table.round.tournament, table.round, lang="en"), layout=True)
     row = next(line for line in body.splitlines() if seats[0].public_name in line)
     assert "(−2)" in row

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
-import io
 import re
 
 import pytest
 from factories import checked_in_players
-from pdfs import BASE, pages, plain, text
+from pdfs import pages, plain, rendered, text
 
-from printing import documents as printing
 from printing import draw, scoresheet
 from tournament import tournaments
 from tournament.models import Seat, Tournament
@@ -32,13 +30,6 @@ def official_round():
     return tournament, round_
 
 
-def _render(document, tournament, round_) -> bytes:
-    out = io.BytesIO()
-    printing.render(document, out, tournament=tournament, round_=round_, lang="en",
-                    base_url=BASE)
-    return out.getvalue()
-
-
 def _names(round_, number: int) -> list[str]:
     return [seat.player.public_name for seat in Seat.objects.filter(
         round=round_, table__number=number).select_related("player__club").order_by("position")]
@@ -46,7 +37,7 @@ def _names(round_, number: int) -> list[str]:
 
 def test_score_sheets_have_a_row_per_player_at_tables_of_4_and_5(official_round):
     tournament, round_ = official_round
-    pdf = _render("scoresheets", tournament, round_)
+    pdf = rendered("scoresheets", tournament, round_, lang="en")
     assert pages(pdf) == 5
     sizes = []
     for number in range(1, 6):
@@ -64,7 +55,7 @@ def test_score_sheets_have_a_row_per_player_at_tables_of_4_and_5(official_round)
 
 def test_table_cards_say_how_many_play_at_the_table(official_round):
     tournament, round_ = official_round
-    pdf = _render("cards", tournament, round_)
+    pdf = rendered("cards", tournament, round_, lang="en")
     for number in range(1, 6):
         count = len(_names(round_, number))
         assert f"{count} players" in text(pdf, number)
@@ -72,7 +63,7 @@ def test_table_cards_say_how_many_play_at_the_table(official_round):
 
 def test_the_seating_list_shows_every_player_of_a_table_of_5(official_round):
     tournament, round_ = official_round
-    pdf = plain(text(_render("seating", tournament, round_)))
+    pdf = plain(text(rendered("seating", tournament, round_, lang="en")))
     for number in range(1, 6):
         for name in _names(round_, number):
             assert plain(name) in pdf

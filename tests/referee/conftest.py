@@ -7,9 +7,9 @@ import pytest
 import time_machine
 from consoles import dealt_game, keys, play_events
 from factories import UserFactory, appoint, seated_table
-from gameplay import T0
+from gameplay import T0, linked_game
 
-from referee import engine_cache, services
+from referee import services
 from tournament.models import StaffRole
 
 
@@ -45,20 +45,20 @@ def console(client, banker):
 
 
 @pytest.fixture
+def linked(client, banker):
+    """A banker's phone (``client``) that opened a table's private link, the game started at
+    T0: (client, table, game). A module may define its own."""
+    table, game = linked_game(client, banker, start=T0)
+    return client, table, game
+
+
+@pytest.fixture
 def ended(table, game):
     """``game`` over: dealt, then Ben bankrupt to Anna and Carla to the bank."""
     anna, ben, carla, *_ = keys(table)
     dealt_game(game, table)
     return play_events(game, {"type": "bankrupt", "player": ben, "creditor": anna},
                        {"type": "bankrupt", "player": carla, "creditor": "bank"})
-
-
-@pytest.fixture
-def fresh_engine_cache():
-    """Primary keys are reused after a test's rollback; the process-wide engine cache is keyed by
-    the game's pk and would hand a new game the engine of an old one with as many events.
-    A module asks for it with ``pytest.mark.usefixtures("fresh_engine_cache", "clock")``."""
-    engine_cache.clear()
 
 
 @pytest.fixture

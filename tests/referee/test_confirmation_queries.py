@@ -21,7 +21,7 @@ from factories import PlayerFactory, TournamentFactory, UserFactory
 from gameplay import T0, make_round, play
 from queries import counted, explain
 
-from referee import engine_cache, services
+from referee import services
 from referee.models import GameResult
 from scoring.models import StandingRow
 from tournament.models import Tournament
@@ -36,11 +36,6 @@ pytestmark = pytest.mark.django_db
 #: standings recompute (both versions locked, players with their deductions, results, both
 #: scopes' rows read, the changed ones upserted in one statement, both versions saved).
 QUERIES_PER_CONFIRMATION = 14  # 28 before issue 27; 15 before issue 29 (DELETE + INSERT)
-
-
-@pytest.fixture(autouse=True)
-def _fresh_engine_cache():
-    engine_cache.clear()
 
 
 @pytest.fixture(autouse=True)

@@ -14,7 +14,7 @@ from referee import services
 from referee.models import GameResult
 
 # fixtures: tests/referee/conftest.py
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_engine_cache", "clock")]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clock")]
 
 
 def test_a_payment_into_negative_cash_is_a_warning_and_the_button_says_so(console, table, game):

@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from referee import results
 
 # fixtures: tests/referee/conftest.py
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_engine_cache", "clock")]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clock")]
 
 
 def fetch(client, table, **params):

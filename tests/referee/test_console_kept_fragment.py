@@ -9,7 +9,7 @@ from consoles import keys, play_events
 from django.conf import settings
 
 # fixtures: tests/referee/conftest.py
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_engine_cache", "clock")]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clock")]
 
 TO_MORTGAGE = 'name="mortgage" value="badstrasse"'
 TO_PAY_OFF = 'name="unmortgage" value="badstrasse"'

@@ -6,25 +6,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from consoles import keys, play_events
 from django.utils import translation
 
 from referee import engine_cache, services
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _fresh_engine_cache():
-    engine_cache.clear()
-
-
-def _keys(table):
-    return [str(pk) for pk in table.seats.order_by("position").values_list("player_id", flat=True)]
-
-
-def _play(game, *events):
-    for event in events:
-        services.post_event(game_id=game.pk, event=event, author=None)
 
 
 def _answer(client, table, event, lang):
@@ -42,8 +29,8 @@ def below_zero(client, banker, table):
     """Jürgen (the first seat) had 210 and paid 300 rent to Dörte (the second): −90."""
     client.force_login(banker)
     game = services.ensure_game(table=table)
-    juergen, doerte, *_ = _keys(table)
-    _play(game, {"type": "start"}, {"type": "cash", "player": juergen, "amount": 210},
+    juergen, doerte, *_ = keys(table)
+    play_events(game, {"type": "start"}, {"type": "cash", "player": juergen, "amount": 210},
           {"type": "pay", "from": juergen, "to": doerte, "amount": 300, "reason": "rent"})
     return game, juergen, doerte
 
@@ -59,7 +46,7 @@ def test_a_player_creditor_is_told_to_pay_the_shortfall_back(client, table, belo
     assert "zahlt den Fehlbetrag von 90 zurück" in html
     game.refresh_from_db()  # an engine is built at the row's event count
     cash_before = engine_cache.engine_for(game).state.cash[doerte]
-    _play(game, event)
+    play_events(game, event)
     engine_cache.clear()
     game.refresh_from_db()
     assert engine_cache.engine_for(game).state.cash[doerte] == cash_before - 90

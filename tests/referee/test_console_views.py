@@ -17,7 +17,7 @@ from referee.models import Game, GameResult
 from tournament import banker_links
 
 # fixtures: tests/referee/conftest.py (this module's own banker)
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_engine_cache", "clock")]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clock")]
 
 
 @pytest.fixture

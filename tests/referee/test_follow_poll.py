@@ -6,17 +6,14 @@ table they could not read before.
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
 import time_machine
 from consoles import keys
-from django.db import connection, transaction
+from django.db import transaction
 from django.test import Client
-from django.test.utils import CaptureQueriesContext
 from factories import PlayerFactory, TournamentFactory, seated_table
-from gameplay import T0, held_results_round, linked_game, make_round
-from queries import counted, explain
+from gameplay import at, held_results_round, make_round
+from queries import explain, state_poll
 
 from desk.rounds import close_round
 from referee import follow, results, rulings, services, timers
@@ -28,35 +25,17 @@ from tournament.models import Round, Seat, Tournament
 pytestmark = pytest.mark.django_db
 
 
-def at(minutes: float) -> dt.datetime:
-    return T0 + dt.timedelta(minutes=minutes)
-
-
 @pytest.fixture
 def committed(django_capture_on_commit_callbacks):
     """A change as production makes it: committed, its after-commit work done."""
     return django_capture_on_commit_callbacks
 
 
-@pytest.fixture
-def linked(client, banker):
-    """A banker's phone on the table's private link, the game started at T0."""
-    table, game = linked_game(client, banker, start=at(0))
-    return client, table, game
-
-
-def poll(client, table, etag=None):
-    headers = {"HTTP_IF_NONE_MATCH": etag} if etag else {}
-    with CaptureQueriesContext(connection) as ctx:
-        response = client.get(f"/api/v1/tables/{table.pk}/state", **headers)
-    return response, counted(ctx.captured_queries)
-
-
 def followed(client, table):
     """The reader's state (200), once its next poll is a 304 that asked the database nothing."""
-    first, _ = poll(client, table)
+    first, _ = state_poll(client, table)
     assert first.status_code == 200, first.content
-    again, queries = poll(client, table, etag=first["ETag"])
+    again, queries = state_poll(client, table, etag=first["ETag"])
     assert again.status_code == 304
     assert queries == [], explain(queries)
     assert again["ETag"] == first["ETag"]
@@ -72,7 +51,7 @@ def directives(header):
 
 def moved_on(client, table, before):
     """The poll after a change: the new state, not a 304 of the old one."""
-    after, _ = poll(client, table, etag=before["ETag"])
+    after, _ = state_poll(client, table, etag=before["ETag"])
     assert after.status_code == 200, "a stale 304 after a change"
     assert after["ETag"] != before["ETag"]
     return after.json()
@@ -85,10 +64,10 @@ def test_a_poll_naming_the_current_etag_asks_the_database_nothing(linked, who):
     with time_machine.travel(at(30), tick=False):
         state = followed(reader, table)
         for _ in range(3):
-            again, queries = poll(reader, table, etag=state["ETag"])
+            again, queries = state_poll(reader, table, etag=state["ETag"])
             assert (again.status_code, queries) == (304, [])
         # The coded variants of the same ETag (a phone's brotli answer) are the same state.
-        coded, queries = poll(reader, table, etag=state["ETag"][:-1] + '-br"')
+        coded, queries = state_poll(reader, table, etag=state["ETag"][:-1] + '-br"')
         assert (coded.status_code, queries) == (304, [])
         assert "Set-Cookie" not in coded
 
@@ -254,7 +233,7 @@ def test_a_poll_between_the_commit_and_the_new_version_keeps_nothing_stale(linke
     bump = timers.bump_version
 
     def polled_first(game_id):  # a console's poll arrives just before the version moves
-        assert poll(client, table, etag=before["ETag"])[0].status_code == 304
+        assert state_poll(client, table, etag=before["ETag"])[0].status_code == 304
         bump(game_id)
 
     with time_machine.travel(at(30), tick=False):
@@ -276,7 +255,7 @@ def test_no_stale_304_while_the_standings_of_a_new_result_are_recomputed(linked,
     recompute = trigger.on_result
 
     def polled_first(change):  # a console polls while the standings are recomputed
-        seen.append(poll(client, table, etag=ended["ETag"])[0].status_code)
+        seen.append(state_poll(client, table, etag=ended["ETag"])[0].status_code)
         recompute(change)
 
     monkeypatch.setattr(trigger, "on_result", polled_first)
@@ -303,10 +282,10 @@ def test_a_table_the_public_may_not_read_is_never_answered_early(client, banker,
             status=Tournament.Status.DRAFT)
     client.force_login(banker)
     services.ensure_game(table=table)
-    mine, _ = poll(client, table)
+    mine, _ = state_poll(client, table)
     assert mine.status_code == 200
-    assert poll(client, table, etag=mine["ETag"])[0].status_code == 304
-    stranger, _ = poll(Client(), table, etag=mine["ETag"])
+    assert state_poll(client, table, etag=mine["ETag"])[0].status_code == 304
+    stranger, _ = state_poll(Client(), table, etag=mine["ETag"])
     assert stranger.status_code == 404
 
 

@@ -5,21 +5,15 @@ The clock is driven by the test (time_machine), never by waiting; pauses move th
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
 import time_machine
 from factories import UserFactory, seated_table
-from gameplay import T0, started_game
+from gameplay import T0, at, started_game
 
 from referee import services
 from referee.tasks import sweep_deadlines
 
 pytestmark = pytest.mark.django_db
-
-
-def at(minutes: float) -> dt.datetime:
-    return T0 + dt.timedelta(minutes=minutes)
 
 
 @pytest.fixture

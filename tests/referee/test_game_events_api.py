@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from consoles import keys, post_event
 from factories import OrganizerFactory, UserFactory
 
 from referee import results, services
@@ -11,30 +12,10 @@ from referee.models import Game, GameEvent
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def console(client, banker):
-    client.force_login(banker)
-    return client
-
-
-def post(client, table, event, *, key=None, expected=None):
-    body = {"event": event}
-    if expected is not None:
-        body["expected_seq"] = expected
-    headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
-    return client.post(
-        f"/api/v1/tables/{table.pk}/events", body, content_type="application/json", **headers
-    )
-
-
-def keys(table):
-    return [str(pk) for pk in table.seats.order_by("position").values_list("player_id", flat=True)]
-
-
 def test_events_are_applied_in_order_and_state_follows(console, table):
     anna, ben = keys(table)[:2]
-    assert post(console, table, {"type": "start"}).status_code == 201
-    response = post(console, table, {"type": "deal", "player": anna, "deed": "badstrasse"})
+    assert post_event(console, table, {"type": "start"}).status_code == 201
+    response = post_event(console, table, {"type": "deal", "player": anna, "deed": "badstrasse"})
     assert response.status_code == 201
     body = response.json()
     assert body["seq"] == 1
@@ -51,8 +32,8 @@ def test_events_are_applied_in_order_and_state_follows(console, table):
 
 
 def test_a_retry_with_the_same_idempotency_key_adds_nothing(console, table):
-    first = post(console, table, {"type": "start"}, key="abc-1")
-    again = post(console, table, {"type": "start"}, key="abc-1")
+    first = post_event(console, table, {"type": "start"}, key="abc-1")
+    again = post_event(console, table, {"type": "start"}, key="abc-1")
     assert first.status_code == 201
     assert again.status_code == 200
     assert again.json()["replayed"] is True
@@ -61,10 +42,10 @@ def test_a_retry_with_the_same_idempotency_key_adds_nothing(console, table):
 
 
 def test_a_stale_sequence_number_gets_409_with_the_current_state(console, table):
-    post(console, table, {"type": "start"}, expected=0)
+    post_event(console, table, {"type": "start"}, expected_seq=0)
     anna = keys(table)[0]
-    response = post(
-        console, table, {"type": "buy", "player": anna, "deed": "badstrasse"}, expected=0
+    response = post_event(
+        console, table, {"type": "buy", "player": anna, "deed": "badstrasse"}, expected_seq=0
     )
     assert response.status_code == 409
     body = response.json()
@@ -76,9 +57,9 @@ def test_a_stale_sequence_number_gets_409_with_the_current_state(console, table)
 
 def test_an_illegal_event_is_refused_with_the_rule_in_both_languages(console, table):
     anna = keys(table)[0]
-    post(console, table, {"type": "start"})
-    post(console, table, {"type": "deal", "player": anna, "deed": "badstrasse"})
-    response = post(console, table, {"type": "build", "deed": "badstrasse"})
+    post_event(console, table, {"type": "start"})
+    post_event(console, table, {"type": "deal", "player": anna, "deed": "badstrasse"})
+    response = post_event(console, table, {"type": "build", "deed": "badstrasse"})
     assert response.status_code == 422
     body = response.json()
     assert body["code"] == "event_refused"
@@ -98,17 +79,17 @@ def test_malformed_body_is_a_clear_400(console, table):
 
 
 def test_only_the_tables_banker_and_organizers_may_write(client, table):
-    assert post(client, table, {"type": "start"}).status_code == 403
+    assert post_event(client, table, {"type": "start"}).status_code == 403
     client.force_login(UserFactory(username="other-banker"))
-    assert post(client, table, {"type": "start"}).status_code == 403
+    assert post_event(client, table, {"type": "start"}).status_code == 403
     client.force_login(OrganizerFactory())
-    assert post(client, table, {"type": "start"}).status_code == 201
+    assert post_event(client, table, {"type": "start"}).status_code == 201
 
 
 def test_everyone_reads_public_state_without_private_data(client, console, table):
     anna = keys(table)[0]
-    post(console, table, {"type": "start"})
-    post(console, table, {"type": "deal", "player": anna, "deed": "badstrasse"})
+    post_event(console, table, {"type": "start"})
+    post_event(console, table, {"type": "deal", "player": anna, "deed": "badstrasse"})
     client.logout()
     response = client.get(f"/api/v1/tables/{table.pk}/state")
     assert response.status_code == 200
@@ -130,7 +111,7 @@ def test_record_replays_to_the_same_standings(console, table):
         {"type": "deal", "player": ben, "deed": "schlossallee"},
         {"type": "trade", "from": ben, "to": anna, "deeds": ["schlossallee"], "cash": 500},
     ):
-        assert post(console, table, event).status_code == 201
+        assert post_event(console, table, event).status_code == 201
     record = console.get(f"/api/v1/tables/{table.pk}/record").json()
     assert record["format"] == "monopoly-game-record/1"
     assert len(record["events"]) == 4
@@ -141,9 +122,9 @@ def test_record_replays_to_the_same_standings(console, table):
 
 def test_two_bankruptcies_end_the_game_and_the_count_needs_a_second_person(console, table):
     anna, ben, carla, *_ = keys(table)
-    post(console, table, {"type": "start"})
-    post(console, table, {"type": "bankrupt", "player": ben, "creditor": anna})
-    response = post(console, table, {"type": "bankrupt", "player": carla, "creditor": "bank"})
+    post_event(console, table, {"type": "start"})
+    post_event(console, table, {"type": "bankrupt", "player": ben, "creditor": anna})
+    response = post_event(console, table, {"type": "bankrupt", "player": carla, "creditor": "bank"})
     assert response.json()["state"]["status"] == "finished"
     game = Game.objects.get(table=table)
     assert game.end_reason == "second_bankruptcy"
@@ -155,15 +136,15 @@ def test_two_bankruptcies_end_the_game_and_the_count_needs_a_second_person(conso
     result = results.confirm_result(game_id=game.pk, code=game.confirmation_code, by=None)
     assert result.status == "confirmed" and result.confirmed_via == "player_code"
     # A confirmed result closes the game to the console (issue 14): 409, not the engine's 422.
-    late = post(console, table, {"type": "buy", "player": anna, "deed": "badstrasse"})
+    late = post_event(console, table, {"type": "buy", "player": anna, "deed": "badstrasse"})
     assert late.status_code == 409 and late.json()["code"] == "result_confirmed"
 
 
 def test_refusals_name_players_not_ids(console, table):
     anna = keys(table)[0]
-    post(console, table, {"type": "start"})
-    post(console, table, {"type": "jail", "player": anna})
-    response = post(console, table, {"type": "jail", "player": anna})
+    post_event(console, table, {"type": "start"})
+    post_event(console, table, {"type": "jail", "player": anna})
+    response = post_event(console, table, {"type": "jail", "player": anna})
     assert response.status_code == 422
     body = response.json()
     assert "Anna Test" in body["message_de"] and "Anna Test" in body["message_en"]
@@ -186,7 +167,7 @@ def test_unstorable_characters_in_an_event_are_a_400(console, table, body):
 
 
 def test_an_idempotency_key_with_control_characters_is_a_400(console, table):
-    answer = post(console, table, {"type": "start"}, key="retry\x00-1")
+    answer = post_event(console, table, {"type": "start"}, key="retry\x00-1")
     assert answer.status_code == 400
     assert answer.json()["code"] == "bad_idempotency_key"
     assert not GameEvent.objects.filter(game__table=table).exists()

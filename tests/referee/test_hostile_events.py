@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from consoles import keys
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.sessions.backends.cache import SessionStore
 from django.test import RequestFactory
@@ -22,21 +23,11 @@ pytestmark = pytest.mark.django_db
 NESTED_2_4_MB = b'{"event":' + b"[" * 1_200_000 + b"]" * 1_200_000 + b"}"
 
 
-@pytest.fixture
-def console(client, banker):
-    client.force_login(banker)
-    return client
-
-
 def post(client, table, event, *, key=None, raw: bytes | None = None):
     headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
     body = raw if raw is not None else json.dumps({"event": event})
     return client.post(f"/api/v1/tables/{table.pk}/events", body,
                        content_type="application/json", **headers)
-
-
-def keys(table):
-    return [str(pk) for pk in table.seats.order_by("position").values_list("player_id", flat=True)]
 
 
 # --------------------------------------------------------------------------- 1. bodies

@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from consoles import open_link
+from consoles import open_link, post_event
 from django.test import Client
 from factories import OrganizerFactory, UserFactory, appoint, seated_table
 from gameplay import T0, cash_by_seat, play
@@ -26,18 +26,12 @@ def table(banker):
 
 
 
-def post(client, table, event):
-    return client.post(
-        f"/api/v1/tables/{table.pk}/events", {"event": event}, content_type="application/json"
-    )
-
-
 
 def test_a_void_after_confirmation_is_refused_in_both_languages(client, banker, table):
     game = play(table, cash_by_seat(table))  # counted and confirmed with the code
     client.force_login(banker)
-    response = post(client, table, {"type": "void", "event": game.event_count - 1,
-                                    "reason": "Tippfehler"})
+    response = post_event(client, table, {"type": "void", "event": game.event_count - 1,
+                                          "reason": "Tippfehler"})
     assert response.status_code == 409
     body = response.json()
     assert body["code"] == "result_confirmed"
@@ -49,7 +43,7 @@ def test_a_void_after_confirmation_is_refused_in_both_languages(client, banker, 
 def test_the_console_takes_no_event_while_the_round_is_only_seated(client, banker, table):
     Round.objects.filter(pk=table.round_id).update(status=Round.Status.SEATED)
     client.force_login(banker)
-    response = post(client, table, {"type": "start"})
+    response = post_event(client, table, {"type": "start"})
     assert response.status_code == 409
     assert response.json()["code"] == "round_not_running"
     assert "läuft nicht" in response.json()["message_de"]
@@ -58,7 +52,7 @@ def test_the_console_takes_no_event_while_the_round_is_only_seated(client, banke
 def test_a_closed_round_takes_no_event_either_also_through_its_link(client, table):
     link = open_link(client, table)
     Round.objects.filter(pk=table.round_id).update(status=Round.Status.COMPLETE)
-    assert post(client, table, {"type": "start"}).status_code in (403, 409)
+    assert post_event(client, table, {"type": "start"}).status_code in (403, 409)
     assert client.get(banker_links.link_path(link)).status_code == 403  # the link stopped
 
 

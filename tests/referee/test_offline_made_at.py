@@ -9,23 +9,14 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from consoles import dealt_game, keys
+from consoles import dealt_game, keys, post_event
 from django.utils import timezone
 from gameplay import T0
 
 from referee import offline
 from referee.models import GameEvent
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_engine_cache", "clock")]
-
-
-def post(client, table, event, *, waited=None, key=None):
-    body = {"event": event}
-    if waited is not None:
-        body["waited_ms"] = waited
-    headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
-    return client.post(f"/api/v1/tables/{table.pk}/events", body,
-                       content_type="application/json", **headers)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clock")]
 
 
 def stored(table, seq):
@@ -37,13 +28,15 @@ def test_an_action_that_waited_keeps_when_it_was_made(console, table, game, cloc
     anna = keys(table)[0]
     clock.shift(dt.timedelta(minutes=10))
     now = T0 + dt.timedelta(minutes=10)
-    answer = post(console, table, {"type": "jail", "player": anna}, waited=150_000, key="k1")
+    answer = post_event(console, table, {"type": "jail", "player": anna}, waited_ms=150_000,
+                        key="k1")
     assert answer.status_code == 201
     event = stored(table, answer.json()["seq"])
     assert dt.datetime.fromisoformat(event["at"]) == now  # the server's clock, as before
     assert dt.datetime.fromisoformat(event["made_at"]) == now - dt.timedelta(seconds=150)
     # a retry of the same action waited longer: the same action, answered as before
-    again = post(console, table, {"type": "jail", "player": anna}, waited=155_000, key="k1")
+    again = post_event(console, table, {"type": "jail", "player": anna}, waited_ms=155_000,
+                       key="k1")
     assert again.status_code == 200 and again.json()["replayed"] is True
     html = console.get(f"/banker/table/{table.pk}/main/", HTTP_ACCEPT_LANGUAGE="en").content
     made = dt.datetime.fromisoformat(event["made_at"])
@@ -54,16 +47,16 @@ def test_an_action_that_waited_keeps_when_it_was_made(console, table, game, cloc
 
 @pytest.mark.parametrize("waited", [0, 2_000, 9_999, 3 * 24 * 3600 * 1000, -5, "soon", True])
 def test_an_action_sent_at_once_or_an_unreadable_wait_has_no_made_at(console, table, waited):
-    answer = post(console, table, {"type": "start"}, waited=waited)
+    answer = post_event(console, table, {"type": "start"}, waited_ms=waited)
     assert answer.status_code == 201
     assert "made_at" not in stored(table, 0)
 
 
 def test_a_client_cannot_send_its_own_times(console, table):
     """``at`` and ``made_at`` are the server's: ``made_at`` in the event is an unknown field."""
-    answer = post(console, table, {"type": "start", "made_at": "2020-01-01T00:00:00+00:00"})
+    answer = post_event(console, table, {"type": "start", "made_at": "2020-01-01T00:00:00+00:00"})
     assert answer.status_code == 400
-    answer = post(console, table, {"type": "start", "at": "2020-01-01T00:00:00+00:00"})
+    answer = post_event(console, table, {"type": "start", "at": "2020-01-01T00:00:00+00:00"})
     assert answer.status_code == 201
     assert stored(table, 0)["at"] != "2020-01-01T00:00:00+00:00"
 
@@ -74,8 +67,8 @@ def test_made_before_the_auction_stop_is_still_judged_after_it(console, table, g
     dealt_game(game, table)
     anna = keys(table)[0]
     clock.shift(dt.timedelta(minutes=46))
-    answer = post(console, table, {"type": "buy", "player": anna, "deed": "opernplatz"},
-                  waited=120_000)
+    answer = post_event(console, table, {"type": "buy", "player": anna, "deed": "opernplatz"},
+                        waited_ms=120_000)
     assert answer.status_code == 422, answer.content
     assert GameEvent.objects.filter(game__table=table, type="auction_stop").exists()
 

@@ -8,7 +8,6 @@ deadline is due (the console page does the same).
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import re
 
@@ -16,9 +15,8 @@ import pytest
 import time_machine
 from django.db import connection
 from django.test import Client
-from django.test.utils import CaptureQueriesContext
-from gameplay import T0, linked_game
-from queries import counted, explain
+from gameplay import at
+from queries import explain, state_poll
 
 from referee import follow, rulings
 from referee.models import Game
@@ -37,44 +35,26 @@ PUBLIC_POLL_UNCHANGED = 2
 FOLLOWED_POLL = 0
 
 
-def at(minutes: float) -> dt.datetime:
-    return T0 + dt.timedelta(minutes=minutes)
-
-
-@pytest.fixture
-def linked(client, banker):
-    """A banker's phone that opened the table's private link, the game started at T0."""
-    table, _game = linked_game(client, banker, start=at(0))
-    return client, table
-
-
-def poll(client, table, etag=None):
-    headers = {"HTTP_IF_NONE_MATCH": etag} if etag else {}
-    with CaptureQueriesContext(connection) as ctx:
-        response = client.get(f"/api/v1/tables/{table.pk}/state", **headers)
-    return response, counted(ctx.captured_queries)
-
-
 @pytest.mark.parametrize("who", ["banker", "public"])
 def test_a_poll_before_a_deadline_takes_no_lock_and_reads_the_game_once(linked, who):
-    client, table = linked
+    client, table, _game = linked
     reader = client if who == "banker" else Client()
     full, unchanged = (
         (BANKER_POLL, BANKER_POLL_UNCHANGED) if who == "banker"
         else (PUBLIC_POLL, PUBLIC_POLL_UNCHANGED)
     )
     with time_machine.travel(at(30), tick=False):
-        response, queries = poll(reader, table)
+        response, queries = state_poll(reader, table)
         assert response.status_code == 200, response.content
         assert response.json()["clock"]["auction_stop_done"] is False
         assert len(queries) == full, explain(queries)
         assert not any("FOR UPDATE" in sql for sql in queries)
         assert sum('FROM "referee_game"' in q for q in queries) == 1
-        again, queries = poll(reader, table, etag=response["ETag"])
+        again, queries = state_poll(reader, table, etag=response["ETag"])
         assert again.status_code == 304
         assert len(queries) == FOLLOWED_POLL, explain(queries)
         follow.forget(table.pk)  # no entry kept (evicted, expired): the full view's 304
-        again, queries = poll(reader, table, etag=response["ETag"])
+        again, queries = state_poll(reader, table, etag=response["ETag"])
         assert again.status_code == 304
         assert len(queries) == unchanged, explain(queries)
     assert not any("FOR UPDATE" in sql for sql in queries)
@@ -83,17 +63,17 @@ def test_a_poll_before_a_deadline_takes_no_lock_and_reads_the_game_once(linked, 
 
 def test_no_poll_before_a_deadline_locks_the_row(linked):
     """On PostgreSQL the lock is in the SQL; on SQLite it is the extra read it comes with."""
-    client, table = linked
+    client, table, _game = linked
     with time_machine.travel(at(44.99), tick=False):
-        _, queries = poll(client, table)
+        _, queries = state_poll(client, table)
     assert not any("FOR UPDATE" in sql for sql in queries), explain(queries)
     assert sum('FROM "referee_game"' in q for q in queries) == 1, explain(queries)
 
 
 def test_a_poll_after_a_deadline_records_it_and_answers_with_it(linked):
-    client, table = linked
+    client, table, _game = linked
     with time_machine.travel(at(46), tick=False):
-        before, _ = poll(client, table, etag=None)
+        before, _ = state_poll(client, table, etag=None)
     assert before.status_code == 200
     assert before.json()["clock"]["auction_stop_done"] is True
     assert before.json()["feed"][0]["type"] == "auction_stop"
@@ -102,15 +82,15 @@ def test_a_poll_after_a_deadline_records_it_and_answers_with_it(linked):
     with time_machine.travel(at(47), tick=False):
         # Recorded once: the next poll finds nothing due, takes no lock, answers 304 (the
         # full view's: the recording changed the table after the first poll read its token).
-        again, queries = poll(client, table, etag=before["ETag"])
+        again, queries = state_poll(client, table, etag=before["ETag"])
         assert again.status_code == 304
         assert len(queries) == BANKER_POLL_UNCHANGED, explain(queries)
-        again, queries = poll(client, table, etag=before["ETag"])
+        again, queries = state_poll(client, table, etag=before["ETag"])
     assert again.status_code == 304
     assert len(queries) == FOLLOWED_POLL, explain(queries)
     if connection.vendor == "postgresql":
         with time_machine.travel(at(91), tick=False):
-            ended, queries = poll(client, table)
+            ended, queries = state_poll(client, table)
         assert ended.json()["status"] == "finished"
         assert any("FOR UPDATE" in sql for sql in queries), explain(queries)
 
@@ -127,11 +107,11 @@ def test_the_console_follows_from_the_state_its_page_shows_a_304_until_the_table
     """Issue 28: the console polls every second; its first poll asks from the state its page
     was drawn at, so it costs the four reads of a 304 and fetches no fragment; a post's answer
     names its state too, and extra time given elsewhere is a change (the chip follows)."""
-    client, table = linked
+    client, table, _game = linked
     with time_machine.travel(at(30), tick=False):
         page = client.get(f"/banker/table/{table.pk}/")
         etag = console_state_etag(page.content.decode())
-        first, queries = poll(client, table, etag=etag)
+        first, queries = state_poll(client, table, etag=etag)
         assert first.status_code == 304
         assert len(queries) == BANKER_POLL_UNCHANGED, explain(queries)
         posted = client.post(
@@ -142,13 +122,13 @@ def test_the_console_follows_from_the_state_its_page_shows_a_304_until_the_table
         after_post = posted.json()["state"]["etag"]
         assert after_post != etag
         assert console_state_etag(posted.json()["main"]) == after_post
-        assert poll(client, table, etag=after_post)[0].status_code == 304
-        again, queries = poll(client, table, etag=after_post)
+        assert state_poll(client, table, etag=after_post)[0].status_code == 304
+        again, queries = state_poll(client, table, etag=after_post)
         assert again.status_code == 304
         assert len(queries) == FOLLOWED_POLL, explain(queries)
         game = Game.objects.get(table=table)
         rulings.extra_time(game_id=game.pk, minutes=5, reason="Brett neu aufgebaut", by=None)
-        moved, queries = poll(client, table, etag=after_post)
+        moved, queries = state_poll(client, table, etag=after_post)
     assert moved.status_code == 200
     assert moved.json()["clock"]["extra_minutes"] == 5
     assert len(queries) == BANKER_POLL, explain(queries)

@@ -1,5 +1,5 @@
 """Fixtures of the organizer's pages: a tournament open for registration and its organizer's
-client (the player list, the check-in desk), and a global organizer's client."""
+client (the player list, the check-in desk); a global organizer's: tests/conftest.py."""
 
 from __future__ import annotations
 
@@ -18,12 +18,4 @@ def tournament():
 @pytest.fixture
 def organizer_client(client, tournament):
     client.force_login(OrganizerFactory())
-    return client
-
-
-@pytest.fixture
-def organizer(client):
-    """The test client as a global organizer (a superuser), for tests that make their
-    tournaments after logging in; the scope of organizers: test_access_routes.py."""
-    client.force_login(OrganizerFactory(is_superuser=True))
     return client

@@ -20,9 +20,9 @@ from contextlib import contextmanager
 import pytest
 from django.db import connection, transaction
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver
 from factories import OrganizerFactory, PlayerFactory, TournamentFactory, UserFactory, appoint
 from gameplay import make_round
+from routes import url_routes
 
 from referee import services as referee
 from scoring.models import HallScreen
@@ -230,21 +230,11 @@ API: dict[tuple[str, str], set[str] | None] = {
 }
 
 
-def _walk(patterns, prefix=""):
-    for pattern in patterns:
-        if isinstance(pattern, URLResolver):
-            route = prefix + str(pattern.pattern)
-            if route == "admin/":
-                yield route
-                continue
-            yield from _walk(pattern.url_patterns, route)
-        elif isinstance(pattern, URLPattern):
-            yield prefix + str(pattern.pattern)
-
-
 def site_routes() -> list[str]:
-    """The URL conf's paths, API routers left out (the schema covers them)."""
-    return [route for route in _walk(get_resolver().url_patterns) if not route.startswith("api/v1/")]
+    """The URL conf's paths (Django admin as one), API routers left out (the schema covers
+    them)."""
+    return [route.path for route in url_routes(whole=("admin/",))
+            if not route.path.startswith("api/v1/")]
 
 
 def schema_operations(client) -> list[tuple[str, str]]:

@@ -6,21 +6,13 @@ the table); a rule naming no operation is a typo that would leave one open."""
 
 from __future__ import annotations
 
-from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework import viewsets
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.views import APIView
+from routes import url_routes
 
 from tournament import access
 from tournament.access import Action, TableRule
-
-
-def _walk(patterns, prefix=""):
-    for pattern in patterns:
-        if isinstance(pattern, URLResolver):
-            yield from _walk(pattern.url_patterns, prefix + str(pattern.pattern))
-        elif isinstance(pattern, URLPattern):
-            yield prefix + str(pattern.pattern), pattern.callback
 
 
 def operations(callback) -> list[tuple[str, str | None]]:
@@ -37,9 +29,10 @@ def operations(callback) -> list[tuple[str, str | None]]:
 def api_views() -> dict[type, list[tuple[str, str | None]]]:
     """Every DRF view class under /api/ with the operations its routes offer."""
     views: dict[type, list] = {}
-    for route, callback in _walk(get_resolver().url_patterns):
+    for route in url_routes():
+        callback = route.entry.callback
         cls = getattr(callback, "cls", None)
-        if route.startswith("api/") and cls is not None and issubclass(cls, APIView):
+        if route.path.startswith("api/") and cls is not None and issubclass(cls, APIView):
             views.setdefault(cls, []).extend(operations(callback))
     return views
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from consoles import post_event
 from django.contrib.auth.models import User
 from django.test import Client
 from factories import (
@@ -101,11 +102,6 @@ def test_roles_are_removed_but_never_the_last_organizer(organizer):
     assert StaffRole.objects.filter(pk=last.pk).exists()
 
 
-def _post_event(client, table, event):
-    return client.post(f"/api/v1/tables/{table.pk}/events", {"event": event},
-                       content_type="application/json")
-
-
 def test_removing_a_banker_frees_their_table_and_stops_their_link(organizer):
     """Issue 24, finding 6: a banker removed on the staff page kept their table and link (the
     next post answered 201)."""
@@ -120,9 +116,9 @@ def test_removing_a_banker_frees_their_table_and_stops_their_link(organizer):
     logged_in, by_link = Client(), Client()
     logged_in.force_login(banker)
     assert by_link.get(banker_links.link_path(link)).status_code == 302
-    assert _post_event(logged_in, table, {"type": "start"}).status_code == 201
+    assert post_event(logged_in, table, {"type": "start"}).status_code == 201
     seq = {"type": "cash", "player": str(table.seats.first().player_id), "amount": 100}
-    assert _post_event(by_link, table, seq).status_code == 201
+    assert post_event(by_link, table, seq).status_code == 201
 
     response = client.post(f"/manage/ka/staff/{role.pk}/remove/", follow=True,
                            HTTP_ACCEPT_LANGUAGE="en")
@@ -131,8 +127,8 @@ def test_removing_a_banker_frees_their_table_and_stops_their_link(organizer):
     table.refresh_from_db()
     link.refresh_from_db()
     assert table.banker_id is None and link.revoked_at is not None
-    assert _post_event(logged_in, table, seq).status_code == 403
-    assert _post_event(by_link, table, seq).status_code == 403
+    assert post_event(logged_in, table, seq).status_code == 403
+    assert post_event(by_link, table, seq).status_code == 403
     assert by_link.get(banker_links.link_path(link)).status_code == 403
     # the freed table and the revoked link are filed under the dismissal
     models = {entry.content_type.model for entry in audit.entries(tournament, what="staff.dismiss")}
