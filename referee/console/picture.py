@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import get_language, gettext_lazy
 
 from referee import engine_cache, rules, selectors
-from referee.console import feed_rows, reasons
+from referee.console import feed_rows, legal, reasons
 from referee.models import Game, GameResult, Placement
 from referee.words import (
     END_REASONS,
@@ -317,12 +317,13 @@ def _players(state, names: Names, by_key, deeds, pending, *, live: bool, finishe
     """Each player with cash, net worth, deeds and (for those still in) the legal actions."""
     players = []
     owners = {d["owner"] for d in deeds if d["owner"]}
+    reads = rules.checks_read(state)
     for seat, key in enumerate(state.players, start=1):
         bankrupt = key in state.bankrupt_set
         worth = rules.net_worth(state, key)
         actions: dict[str, list[str]] = {}
         if not bankrupt and (live or finished or state.status == "setup"):
-            actions = rules.legal_actions(state, key)
+            actions = legal.legal_actions(state, key, reads=reads)
         own = [by_key[d.key] for d in state.deeds_of(key)]
         players.append({
             "key": key,
