@@ -8,7 +8,9 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from referee import rules
+from referee.console import reasons
 from referee.console.kept import Kept
+from referee.words import Names, Refusal
 
 #: Answers kept per process: (the state as the checks read it, the player) → the answer.
 LEGAL_KEPT = 4096
@@ -27,5 +29,22 @@ def legal_actions(state: rules.GameState, player: str, *,
     return {action: list(deeds) for action, deeds in answer.items()}
 
 
+#: Why the explained actions are refused, kept by the same key and the players' names.
+_refusals: Kept[tuple[object, object, list[dict]]] = Kept(size=LEGAL_KEPT)
+
+
+def unavailable(state: rules.GameState, player: str, actions: dict[str, list[str]],
+                names: Names, *, reads: Hashable) -> list[dict]:
+    """``reasons.unavailable`` with the console's refusals (players named), kept by ``reads``
+    (``rules.checks_read(state)``: ``actions`` is the legal actions of that state), the
+    player and the players' names. New dictionaries each time."""
+    key = (reads, player, tuple(names.players.items()))
+    _board, _ruleset, answer = _refusals.get(key=key, make=lambda: (
+        state.board, state.rules, reasons.unavailable(
+            state, player, actions, lambda violation: Refusal.of(violation, names))))
+    return [dict(item) for item in answer]
+
+
 def clear() -> None:
     _answers.clear()
+    _refusals.clear()
