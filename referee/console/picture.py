@@ -14,7 +14,8 @@ from django.utils import timezone
 from django.utils.translation import get_language, gettext_lazy
 
 from referee import engine_cache, rules, selectors
-from referee.console import feed_rows, reasons
+from referee.console import feed_rows, legal
+from referee.console.kept import Kept
 from referee.models import Game, GameResult, Placement
 from referee.words import (
     END_REASONS,
@@ -22,7 +23,6 @@ from referee.words import (
     KNOWN_GROUPS,
     PAUSE_REASONS,
     Names,
-    Refusal,
     names_for,
     reason_label,
 )
@@ -175,6 +175,21 @@ def _deed_view(state: rules.GameState, deed, names: Names) -> dict[str, Any]:
     return view
 
 
+#: The deeds' views kept per process by what they read (issue 29: 28 views built again on
+#: every post, though a payment changes none of them): the state as ``rules.checks_read``
+#: gives it (all but cash and the last time), the players' names and the language.
+_deed_views: Kept[tuple[object, object, list[dict[str, Any]]]] = Kept(size=512)
+
+
+def _deeds(state: rules.GameState, names: Names, reads) -> list[dict[str, Any]]:
+    """``_deed_view`` of every deed in board order: each a new dictionary (the caller may
+    change it), kept with the board and the ruleset (their ids in ``reads``)."""
+    key = (reads, tuple(names.players.items()), get_language())
+    _board, _ruleset, views = _deed_views.get(key=key, make=lambda: (
+        state.board, state.rules, [_deed_view(state, d, names) for d in state.board.deeds]))
+    return [dict(view) for view in views]
+
+
 def _pause_reason(engine: rules.Game) -> str:
     if not engine.state.paused:
         return ""
@@ -209,14 +224,16 @@ def build(
     people = {str(row.player_id): row.player for row in placements or ()}
     names = names_for(game, engine,
                       people=people if people and set(state.players) <= set(people) else None)
-    deeds = [_deed_view(state, d, names) for d in state.board.deeds]
+    reads = rules.checks_read(state)
+    deeds = _deeds(state, names, reads)
     by_key = {d["key"]: d for d in deeds}
     status = engine.status
     started = state.started
     live = started and status in ("setup", "running", "final_round")
     pending, pending_reason = pending_auctions(engine)
 
-    players = _players(state, names, by_key, deeds, pending, live=live, finished=finished)
+    players = _players(state, names, by_key, deeds, pending, reads, live=live,
+                       finished=finished)
     active = [p for p in players if not p["bankrupt"]]
     keys = [p["key"] for p in active]
     if selected not in keys:
@@ -313,8 +330,9 @@ def build(
     }
 
 
-def _players(state, names: Names, by_key, deeds, pending, *, live: bool, finished: bool):
-    """Each player with cash, net worth, deeds and (for those still in) the legal actions."""
+def _players(state, names: Names, by_key, deeds, pending, reads, *, live: bool, finished: bool):
+    """Each player with cash, net worth, deeds and (for those still in) the legal actions
+    (``reads``: ``rules.checks_read(state)``)."""
     players = []
     owners = {d["owner"] for d in deeds if d["owner"]}
     for seat, key in enumerate(state.players, start=1):
@@ -322,7 +340,7 @@ def _players(state, names: Names, by_key, deeds, pending, *, live: bool, finishe
         worth = rules.net_worth(state, key)
         actions: dict[str, list[str]] = {}
         if not bankrupt and (live or finished or state.status == "setup"):
-            actions = rules.legal_actions(state, key)
+            actions = legal.legal_actions(state, key, reads=reads)
         own = [by_key[d.key] for d in state.deeds_of(key)]
         players.append({
             "key": key,
@@ -339,9 +357,7 @@ def _players(state, names: Names, by_key, deeds, pending, *, live: bool, finishe
             "actions": actions,
             "buttons": _buttons(actions, key, owners, pending) if live else [],
             "unavailable": (
-                reasons.unavailable(
-                    state, key, actions, lambda violation: Refusal.of(violation, names)
-                ) if live and not bankrupt and not pending else []
+                legal.unavailable(state, key, actions, names, reads=reads) if live and not bankrupt and not pending else []
             ),
             "mortgaged_deeds": [d for d in own if d["mortgaged"]],
             "mortgageable": [by_key[k] for k in actions.get("mortgage", [])],

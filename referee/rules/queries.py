@@ -19,6 +19,7 @@ __all__ = [
     "Standing",
     "build_cost",
     "building_sale_value",
+    "checks_read",
     "interest_due",
     "legal_actions",
     "mortgage_value",
@@ -311,3 +312,27 @@ def legal_actions(state: GameState | Game, player: str) -> dict[str, list[str]]:
         if allowed(event):
             out[action] = []
     return out
+
+
+#: What of the state the checks of ``legal_actions`` do not read: the set and the seats are
+#: made from ``bankrupt`` and ``players``; ``last_at`` only for an event with an ``at`` (the
+#: candidates have none).
+_NOT_READ = frozenset({"bankrupt_set", "seats", "last_at"})
+
+
+def checks_read(state: GameState | Game) -> tuple[Hashable, ...]:
+    """Everything ``legal_actions`` reads of the state (for any player), as a hashable value:
+    equal values give equal answers, so a caller may keep the answers by it (the console, on
+    every post: a payment between players changes nothing here without the ledger). The board
+    and the ruleset by identity (the caller keeps them alive with the answers); the cash only
+    in ledger mode (``_afford``, ``bankrupt``: cash refuses nothing otherwise)."""
+    s = _state(state)
+    return (
+        id(s.board), id(s.rules), s.players, s.ledger,
+        tuple(s.cash.items()) if s.ledger else None,
+        tuple(s.owner.items()), frozenset(s.mortgaged), tuple(s.level.items()),
+        s.houses_in_bank, s.hotels_in_bank, frozenset(s.in_jail), tuple(s.bankrupt),
+        tuple(s.deals.items()), frozenset(s.must_auction), s.started, s.status, s.end_reason,
+        s.auction_stop, s.paused, s.clock_start, s.clock_known, s.paused_total,
+        s.pause_started, s.final_turns,
+    )
