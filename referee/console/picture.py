@@ -16,6 +16,7 @@ from django.utils.translation import get_language, gettext_lazy
 from referee import engine_cache, rules, selectors
 from referee.console import feed_rows, legal
 from referee.console.kept import Kept
+from referee.feed import format_clock
 from referee.models import Game, GameResult, Placement
 from referee.words import (
     END_REASONS,
@@ -59,13 +60,6 @@ def _group_label(*, group: str) -> str:
 def _initials(name: str) -> str:
     parts = [p for p in name.split() if p]
     return "".join(p[0] for p in parts[:2]).upper() or "?"
-
-
-def _mmss(seconds: float | None) -> str:
-    if seconds is None:
-        return ""
-    seconds = int(max(0, seconds))
-    return f"{seconds // 60}:{seconds % 60:02d}"
 
 
 def _legal(engine: rules.Game, event: dict) -> bool:
@@ -277,7 +271,7 @@ def build(
         "pause_reason": _pause_reason(engine),
         "seq": game.event_count,
         "clock": clock,
-        "game_time": _mmss(clock["game_seconds"]),
+        "game_time": format_clock(clock["game_seconds"]),
         "ruleset": ruleset,
         "max_level": ruleset.max_houses + 1,
         "ledger": state.ledger,
@@ -357,7 +351,8 @@ def _players(state, names: Names, by_key, deeds, pending, reads, *, live: bool, 
             "actions": actions,
             "buttons": _buttons(actions, key, owners, pending) if live else [],
             "unavailable": (
-                legal.unavailable(state, key, actions, names, reads=reads) if live and not bankrupt and not pending else []
+                legal.unavailable(state, key, actions, names, reads=reads)
+                if live and not bankrupt and not pending else []
             ),
             "mortgaged_deeds": [d for d in own if d["mortgaged"]],
             "mortgageable": [by_key[k] for k in actions.get("mortgage", [])],
