@@ -145,9 +145,11 @@ class EmbeddedFileBasedCache(FileBasedCache):
         target = _short(value, self.get_backend_timeout(timeout))
         if target is None:
             super().set(key, value, timeout, version)
-            return
+        else:
+            self._link(self._key_to_file(key, version), target)
+
+    def _link(self, fname: str, target: str) -> None:
         self._createdir()
-        fname = self._key_to_file(key, version)
         self._cull()
         temporary = f"{fname}.{secrets.token_hex(4)}.tmp"
         os.symlink(target, temporary)
@@ -159,17 +161,29 @@ class EmbeddedFileBasedCache(FileBasedCache):
 
     def incr(self, key, delta=1, version=None):
         fname = self._key_to_file(key, version)
-        with EmbeddedFileBasedCache._counting, open(self._counter_lock(), "a") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
-            found = self._live(fname)
-            if found is _MISSING:
-                raise ValueError(f"Key '{key}' not found")
-            value, expiry = found
-            new = value + delta
-            self.set(key, new, None if expiry is None else max(expiry - self._now(), 0.001),
-                     version)
-            return new
+        with EmbeddedFileBasedCache._counting:
+            lock = self._open_lock()
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+                found = self._live(fname)
+                if found is _MISSING:
+                    raise ValueError(f"Key '{key}' not found")
+                value, expiry = found
+                new = value + delta
+                target = _short(new, expiry)
+                if target is not None:
+                    self._link(fname, target)
+                else:  # a counter too long for a symlink: a file, its expiry kept
+                    self.set(key, new, None if expiry is None else max(expiry - self._now(),
+                                                                       0.001), version)
+                return new
+            finally:
+                os.close(lock)
 
-    def _counter_lock(self) -> str:
-        self._createdir()
-        return os.path.join(self._dir, "counting.lock")
+    def _open_lock(self) -> int:
+        path = os.path.join(self._dir, "counting.lock")
+        try:
+            return os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        except FileNotFoundError:  # the folder was deleted: Django makes it again too
+            self._createdir()
+            return os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
