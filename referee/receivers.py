@@ -14,10 +14,14 @@ from tournament.models import Player, Round, Seat, Table, Tournament
 from tournament.signals import player_erased, seating_changed
 
 
-def on_game_changed(sender, *, game_id: int, replan: bool = False, due=None, **kwargs) -> None:
-    """A new version for the state's ETag; new timers when the deadlines moved. (The follow
-    poll's token: ``services._after_change``, ``referee.follow``.)"""
-    timers.bump_version(game_id)
+def on_game_changed(sender, *, game_id: int, replan: bool = False, due=None,
+                    events_added: bool = False, **kwargs) -> None:
+    """A new version for the state's ETag unless the change added events (every ETag that
+    names the version names the event count too: ``timers.bump_version``); new timers when
+    the deadlines moved. (The follow poll's token: ``services._after_change``,
+    ``referee.follow``.)"""
+    if not events_added:
+        timers.bump_version(game_id)
     if replan:
         timers.schedule(game_id, due=due)
 

@@ -217,7 +217,7 @@ def enforce_deadlines(*, game_id: int, now: dt.datetime | None = None) -> list[G
             raise
     engine_cache.publish(game, engine)  # committed: readers may have it now
     if recorded:
-        _after_change(game)
+        _after_change(game, events_added=True)
     return recorded
 
 
@@ -394,9 +394,10 @@ def post_event(
     slug = table.round.tournament.slug if table is not None else None
     if refusal is not None:
         if server_events:
-            _after_change(game, replan=True, slug=slug)
+            _after_change(game, replan=True, slug=slug, events_added=True)
         raise refusal
-    _after_change(game, replan=deadlines != (game.auction_stop_due, game.time_up_due), slug=slug)
+    _after_change(game, replan=deadlines != (game.auction_stop_due, game.time_up_due), slug=slug,
+                  events_added=True)
     return PostOutcome(row, True, game, result)
 
 
@@ -436,7 +437,7 @@ def load_events(
         game.summary = summarize(engine)
         game.save()
     engine_cache.publish(game, engine)
-    _after_change(game, replan=True)
+    _after_change(game, replan=True, events_added=bool(rows))
     return len(rows)
 
 
@@ -450,11 +451,13 @@ def check_event(*, game: Game, event: dict[str, Any], now: dt.datetime | None = 
         raise errors.EventRefused(violation) from None
 
 
-def _after_change(game: Game, *, replan: bool = False, slug: str | None = None) -> None:
+def _after_change(game: Game, *, replan: bool = False, slug: str | None = None,
+                  events_added: bool = False) -> None:
     """After commit: tell the public pages something changed (and the timers, through
     ``referee.receivers``, whether the deadlines moved). ``slug``: the tournament's, when the
-    caller has it (receivers need not look it up). A changed result:
-    ``referee.results.result_changed``."""
+    caller has it (receivers need not look it up); ``events_added``: the change appended
+    events (the event count moved: the game's version need not, ``timers.bump_version``).
+    A changed result: ``referee.results.result_changed``."""
     game_id = game.pk
     if slug is None:
         known = tournament_of(game)
@@ -464,7 +467,7 @@ def _after_change(game: Game, *, replan: bool = False, slug: str | None = None) 
 
     def notify() -> None:
         signals.game_changed.send(sender=Game, game_id=game_id, replan=replan,
-                                  tournament_slug=slug, due=due)
+                                  tournament_slug=slug, due=due, events_added=events_added)
 
     transaction.on_commit(notify)
     # After the new version (``notify``): no follow poll answered from before (referee.follow).

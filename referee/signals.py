@@ -7,5 +7,7 @@ from django.dispatch import Signal
 #: Arguments: ``game_id``, ``replan`` (the deadlines may have moved: timers are planned
 #: again), ``tournament_slug`` (the game's tournament when the sender had it at hand, else
 #: None: receivers look it up), ``due`` (the game's deadlines as committed, auction stop and
-#: time up, when the sender wrote them; else absent: the timers read them).
+#: time up, when the sender wrote them; else absent: the timers read them), ``events_added``
+#: (True when the change appended events, so the game's event count moved: the version need
+#: not; absent or False for a change without a new event, e.g. a ruling or a scrub).
 game_changed = Signal()
