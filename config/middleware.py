@@ -5,6 +5,10 @@ from __future__ import annotations
 import ipaddress
 
 from auditlog.middleware import AuditlogMiddleware as _AuditlogMiddleware
+from csp.constants import HEADER, HEADER_REPORT_ONLY
+from csp.middleware import CheckableLazyObject
+from csp.middleware import CSPMiddleware as _CSPMiddleware
+from csp.utils import build_policy
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -29,6 +33,52 @@ class AuditlogMiddleware(_AuditlogMiddleware):
             return str(ipaddress.ip_address(address))
         except ValueError:
             return None
+
+
+#: What a view or decorator may set on its response to change its policy (django-csp's names).
+_OWN_POLICY = ("_csp_config", "_csp_update", "_csp_replace",
+               "_csp_config_ro", "_csp_update_ro", "_csp_replace_ro")
+
+
+class CSPMiddleware(_CSPMiddleware):
+    """django-csp's; an answer that asks for nothing of its own (no nonce taken, no
+    decorator's policy) gets the policy built once from the settings instead of anew (issue
+    29: 0.1 ms of every answer, the same header every time). Built again when the settings
+    name another policy (``override_settings``); the headers are set as django-csp sets them.
+    """
+
+    _built: tuple = (object(), object(), "", "", (), ())
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        if (getattr(request, "_csp_nonce", None) is not None
+                or any(getattr(response, part, None) is not None for part in _OWN_POLICY)):
+            return super().process_response(request, response)
+        if response.status_code in (500, 404) and settings.DEBUG:
+            return response  # django-csp leaves the debug pages alone
+        csp, csp_ro, excluded, excluded_ro = self._policies()
+        path = request.path_info
+        if (csp and HEADER not in response and getattr(response, "_csp_exempt", False) is False
+                and not path.startswith(excluded)):
+            response[HEADER] = csp
+        if (csp_ro and HEADER_REPORT_ONLY not in response
+                and getattr(response, "_csp_exempt_ro", False) is False
+                and not path.startswith(excluded_ro)):
+            response[HEADER_REPORT_ONLY] = csp_ro
+        # as django-csp: a nonce asked for after the header was written is an error
+        request.csp_nonce = CheckableLazyObject(self._csp_nonce_post_response)
+        return response
+
+    def _policies(self) -> tuple[str, str, tuple, tuple]:
+        policy = getattr(settings, "CONTENT_SECURITY_POLICY", None)
+        policy_ro = getattr(settings, "CONTENT_SECURITY_POLICY_REPORT_ONLY", None)
+        built = CSPMiddleware._built
+        if built[0] is not policy or built[1] is not policy_ro:
+            built = CSPMiddleware._built = (
+                policy, policy_ro, build_policy(), build_policy(report_only=True),
+                tuple((policy or {}).get("EXCLUDE_URL_PREFIXES", None) or ()),
+                tuple((policy_ro or {}).get("EXCLUDE_URL_PREFIXES", None) or ()),
+            )
+        return built[2:]
 
 
 class DomainErrorMiddleware:
