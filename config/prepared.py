@@ -190,22 +190,23 @@ class PreparedUpdate:
     def __init__(self, model: type[Model], fields: tuple[str, ...]) -> None:
         self.model = model
         self.fields = [model._meta.get_field(name) for name in fields]
-        self._sql: dict[int, str] = {}
+        self._sql: dict[int, tuple[str, tuple[str, ...] | None]] = {}
 
     def save(self, instance: Model, *, using: str = DEFAULT_DB_ALIAS) -> None:
         connection = connections[using]
-        sql = self._sql.get(id(connection))
-        if sql is None:
+        statement = self._sql.get(id(connection))
+        if statement is None:
             quote = connection.ops.quote_name
-            sql = self._sql[id(connection)] = "UPDATE {} SET {} WHERE {} = %s".format(
+            statement = self._sql[id(connection)] = _bound("UPDATE {} SET {} WHERE {} = %s".format(
                 quote(self.model._meta.db_table),
                 ", ".join(f"{quote(field.column)} = %s" for field in self.fields),
                 quote(self.model._meta.pk.column),
-            )
+            ), len(self.fields) + 1, connection)
+        sql, names = statement
         params = [field.get_db_prep_save(field.pre_save(instance, False), connection)
                   for field in self.fields]
         with connection.cursor() as cursor:
-            cursor.execute(sql, [*params, instance.pk])
+            cursor.execute(sql, _values(names, [*params, instance.pk]))
             if cursor.rowcount != 1:
                 raise self.model.DoesNotExist(f"{self.model.__name__} {instance.pk} not updated")
 
@@ -220,14 +221,14 @@ class PreparedInsert:
     def __init__(self, model: type[Model]) -> None:
         self.model = model
         self.fields = [field for field in model._meta.concrete_fields if not field.primary_key]
-        self._sql: dict[int, str] = {}
+        self._sql: dict[int, tuple[str, tuple[str, ...] | None]] = {}
 
     def create(self, *, using: str = DEFAULT_DB_ALIAS, **values: Any) -> Model:
         connection = connections[using]
         meta = self.model._meta
         returning = connection.features.can_return_columns_from_insert
-        sql = self._sql.get(id(connection))
-        if sql is None:
+        statement = self._sql.get(id(connection))
+        if statement is None:
             quote = connection.ops.quote_name
             sql = "INSERT INTO {} ({}) VALUES ({})".format(
                 quote(meta.db_table), ", ".join(quote(field.column) for field in self.fields),
@@ -236,12 +237,13 @@ class PreparedInsert:
             if returning:
                 clause, _params = connection.ops.return_insert_columns([meta.pk])
                 sql = f"{sql} {clause}"
-            self._sql[id(connection)] = sql
+            statement = self._sql[id(connection)] = _bound(sql, len(self.fields), connection)
+        sql, names = statement
         instance = self.model(**values)
         params = [field.get_db_prep_save(field.pre_save(instance, True), connection)
                   for field in self.fields]
         with connection.cursor() as cursor:
-            cursor.execute(sql, params)
+            cursor.execute(sql, _values(names, params))
             if returning:
                 pk = cursor.fetchone()[0]
             else:

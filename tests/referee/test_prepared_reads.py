@@ -279,3 +279,24 @@ def test_on_sqlite_the_values_are_bound_by_name_without_the_cursors_regex(banker
         cursor.execute(*(_bound("SELECT '%%' || %s", 1, connection)[0],), {"p0": "x"})
         assert cursor.fetchone() == ("%x",)
     assert _bound("SELECT %s", 2, connection) == ("SELECT %s", None)  # not its values: in order
+
+
+def test_on_sqlite_the_posts_writes_bind_their_values_by_name_too(linked_post):
+    from django.db.backends.sqlite3 import base as sqlite_base
+
+    from config.prepared import PreparedInsert, PreparedUpdate
+    from referee.models import GameEvent
+
+    if connection.vendor != "sqlite":
+        pytest.skip("SQLite's cursor only")
+    _table, game = linked_post
+    update, insert = PreparedUpdate(Game, ("event_count",)), PreparedInsert(GameEvent)
+    update.save(game)  # written once
+    insert.create(game=game, seq=98, type="cash", data={"amount": 0})
+    game.event_count = 7
+    with mock.patch.object(sqlite_base, "FORMAT_QMARK_REGEX") as regex:
+        update.save(game)
+        made = insert.create(game=game, seq=99, type="cash", data={"amount": 1})
+    assert regex.sub.call_count == 0
+    assert Game.objects.get(pk=game.pk).event_count == 7
+    assert GameEvent.objects.get(pk=made.pk).data == {"amount": 1}
