@@ -95,7 +95,7 @@ MIDDLEWARE = [
     "tournament.audit.AuditContextMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "csp.middleware.CSPMiddleware",
+    "config.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "config.middleware.DomainErrorMiddleware",
 ]

@@ -41,10 +41,11 @@ PUBLIC_API = "/api/v1/tournaments/"  # the public API's cached documents (``publ
 def _on_the_way_out() -> tuple:
     """The response side of the middlewares an early answer skips that add headers, in the
     order the full chain runs them."""
-    from csp.middleware import CSPMiddleware
     from django.middleware.clickjacking import XFrameOptionsMiddleware
     from django.middleware.common import CommonMiddleware
     from django.middleware.locale import LocaleMiddleware
+
+    from config.middleware import CSPMiddleware
 
     def never(request: HttpRequest) -> HttpResponse:
         raise AssertionError("only the response side runs")

@@ -130,8 +130,9 @@ class TableEventsView(APIView):
     access_rules = {None: access.TableRule.RUN}
 
     def get_access_table(self) -> Table:
-        if not hasattr(self, "table"):
-            self.table = _table(self.kwargs["table_id"])  # the post uses it: one query
+        if not hasattr(self, "table"):  # the post uses it: one query, with the session's link
+            table_id = self.kwargs["table_id"]
+            self.table = access.table_by_link(self.request._request, table_id) or _table(table_id)
         return self.table
 
     def initial(self, request: Request, *args, **kwargs) -> None:

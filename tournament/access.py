@@ -293,6 +293,19 @@ def _session_link(request: HttpRequest, table: Table):
     return known[table.pk]
 
 
+def table_by_link(request: HttpRequest, table_id: int) -> Table | None:
+    """The table of a console request read with the session's live link for it, in one
+    statement (issue 29: a banker's post read the table, then the link); the link is kept for
+    the permission check and the author (:func:`_session_link` asks no more). None when the
+    session holds no live link for it: the caller reads the table itself."""
+    from tournament.banker_links import session_link_with_table
+
+    held, link = session_link_with_table(request.session, table_id)
+    if held:  # asked: the answer is the session's link for the table, live or not
+        request.__dict__.setdefault("_banker_links", {})[table_id] = link
+    return link.table if link is not None else None
+
+
 def table_author(request: HttpRequest, table: Table) -> User | None:
     """Who writes at this table: the logged-in banker or referee, else the holder of the
     session's banker link (a link opens the console without a login; its writes are still

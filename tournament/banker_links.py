@@ -73,6 +73,27 @@ _LIVE_LINK = PreparedRead(lambda table_id, nonce, complete: (
 ))
 
 
+#: The same read with the link's table, round and tournament: a console opened by its link
+#: reads its table and checks the link in one statement (issue 29: the banker's post read the
+#: table, then the link). The joins only add columns (every link has a table, a round, a
+#: tournament): the same link is found or not as by ``_LIVE_LINK``.
+_LIVE_LINK_WITH_TABLE = PreparedRead(lambda table_id, nonce, complete: (
+    BankerLink.objects.filter(table_id=table_id)  # the parameters in the values' order
+    .filter(nonce=nonce, revoked_at__isnull=True)
+    .exclude(table__round__status=complete)
+    .select_related("banker", "table__round__tournament")
+))
+
+
+def session_link_with_table(session: SessionBase, table_id: int) -> tuple[bool, BankerLink | None]:
+    """(whether the session holds a link for the table, the live one with its table, round
+    and tournament or None): :func:`session_link` for a table not read yet."""
+    nonce = session.get(SESSION_KEY, {}).get(str(table_id))
+    if not nonce or not isinstance(nonce, str):
+        return False, None
+    return True, _LIVE_LINK_WITH_TABLE.first(table_id, nonce, Round.Status.COMPLETE)
+
+
 #: Bytes of randomness in a link's nonce (``token_urlsafe`` makes 22 characters of 16 bytes).
 NONCE_BYTES = 16
 

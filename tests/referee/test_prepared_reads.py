@@ -250,3 +250,53 @@ def test_a_key_beyond_the_columns_reads_no_row_as_the_orm_does(linked_post):
         rows = PreparedRows(lambda game_id: GameEvent.objects.filter(game_id=game_id)
                             .values_list("seq"))
         assert rows.all(game.pk) and rows.all(huge) == []
+
+
+def test_on_sqlite_the_values_are_bound_by_name_without_the_cursors_regex(banker):
+    """Issue 29: SQLite's cursor turned each ``%s`` into ``?`` with a regular expression on
+    every execution (65 µs for the console's table with its link); named values are
+    formatted in instead. The same rows, the same statement in the captured queries."""
+    from django.db.backends.sqlite3 import base as sqlite_base
+
+    from config.prepared import _bound
+
+    if connection.vendor != "sqlite":
+        pytest.skip("SQLite's cursor only")
+    table = seated_table(banker=banker)
+    read = PreparedRead(lambda pk: Table.objects.select_related("round__tournament").filter(pk=pk))
+    read.first(table.pk)  # compiled
+    with mock.patch.object(sqlite_base, "FORMAT_QMARK_REGEX") as regex, \
+            CaptureQueriesContext(connection) as ctx:
+        again = read.first(table.pk)
+    assert again.pk == table.pk and again.round.tournament.pk == table.round.tournament_id
+    assert regex.sub.call_count == 0
+    with CaptureQueriesContext(connection) as orm:
+        Table.objects.select_related("round__tournament").filter(pk=table.pk)[:1].get()
+    assert ctx.captured_queries[-1]["sql"] == orm.captured_queries[-1]["sql"]
+    assert _bound("SELECT '%%' || %s, %s", 2, connection) == (
+        "SELECT '%%' || %(p0)s, %(p1)s", ("p0", "p1"))
+    with connection.cursor() as cursor:  # a literal percent sign stays one
+        cursor.execute(*(_bound("SELECT '%%' || %s", 1, connection)[0],), {"p0": "x"})
+        assert cursor.fetchone() == ("%x",)
+    assert _bound("SELECT %s", 2, connection) == ("SELECT %s", None)  # not its values: in order
+
+
+def test_on_sqlite_the_posts_writes_bind_their_values_by_name_too(linked_post):
+    from django.db.backends.sqlite3 import base as sqlite_base
+
+    from config.prepared import PreparedInsert, PreparedUpdate
+    from referee.models import GameEvent
+
+    if connection.vendor != "sqlite":
+        pytest.skip("SQLite's cursor only")
+    _table, game = linked_post
+    update, insert = PreparedUpdate(Game, ("event_count",)), PreparedInsert(GameEvent)
+    update.save(game)  # written once
+    insert.create(game=game, seq=98, type="cash", data={"amount": 0})
+    game.event_count = 7
+    with mock.patch.object(sqlite_base, "FORMAT_QMARK_REGEX") as regex:
+        update.save(game)
+        made = insert.create(game=game, seq=99, type="cash", data={"amount": 1})
+    assert regex.sub.call_count == 0
+    assert Game.objects.get(pk=game.pk).event_count == 7
+    assert GameEvent.objects.get(pk=made.pk).data == {"amount": 1}
