@@ -11,7 +11,8 @@ request's own short-lived objects).
 
 Called at the end of ``config.wsgi`` and ``config.asgi`` (a gunicorn worker imports them
 after the fork; with ``--preload`` the frozen objects are also shared pages the workers do
-not copy). Nothing is collected less: objects made by requests are swept as before.
+not copy). What requests leave behind is still collected, in larger batches (a worker's
+memory may hold a few thousand more dead objects between sweeps).
 """
 
 from __future__ import annotations
