@@ -162,6 +162,9 @@ def _isolated_cache():
 
     (Plain override_settings, not the ``settings`` fixture: some tests parametrize a
     ``settings`` argument of their own.)"""
+    from scoring import cache as public_bodies
+
+    public_bodies.recent.clear()  # this process's recent bodies: keys of another test's cache
     if django_settings.REDIS_URL:
         caches = copy.deepcopy(django_settings.CACHES)
         caches["default"]["KEY_PREFIX"] = f"test-{uuid.uuid4().hex[:12]}"
