@@ -7,15 +7,14 @@ limited: a cached body and its ETag, so most polls end in a 304 without touching
 from __future__ import annotations
 
 import hashlib
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
 from django.core.cache import cache
 
 from config.cache import delete_prefixed
 from config.compression import Encoded, encode
+from config.kept import Kept
 
 TIMEOUT = 60  # a safety net: invalidation is what keeps answers fresh
 
@@ -72,47 +71,14 @@ def cached_body(
                           timeout=timeout)
 
 
-class Recent:
-    """The bodies this process read or built in the last ``seconds``, by their full key (at
-    most ``size``). A hall's phones and screens ask for the same body hundreds of times a
-    second, and each read of the shared cache is a file read (or a Redis round trip) and the
-    unpickling of every variant — a third of a standings answer's CPU (issue 29). A key names
-    the generations of what the body shows, so a change is a new key at once; what the short
-    life guards against is a generation lost with the cache and counted again from 1, whose
-    keys name older bodies: no older than a browser may keep the answer (``max-age=2``)."""
-
-    def __init__(self, *, seconds: float, size: int,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        self.seconds, self.size, self.clock = seconds, size, clock
-        self._bodies: OrderedDict[str, tuple[float, Encoded]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, full_key: str) -> Encoded | None:
-        with self._lock:
-            found = self._bodies.get(full_key)
-            if found is None:
-                return None
-            if found[0] < self.clock():
-                del self._bodies[full_key]
-                return None
-            self._bodies.move_to_end(full_key)
-            return found[1]
-
-    def keep(self, full_key: str, encoded: Encoded) -> Encoded:
-        with self._lock:
-            self._bodies[full_key] = (self.clock() + self.seconds, encoded)
-            self._bodies.move_to_end(full_key)
-            while len(self._bodies) > self.size:
-                self._bodies.popitem(last=False)
-        return encoded
-
-    def clear(self) -> None:
-        with self._lock:
-            self._bodies.clear()
-
-
-#: A second less than the public answers' ``max-age``: kept here, then in the browser.
-recent = Recent(seconds=1.0, size=64)
+#: The bodies this process read or built in the last second, by their full key. A hall's
+#: phones and screens ask for the same body hundreds of times a second, and each read of the
+#: shared cache is a file read (or a Redis round trip) and the unpickling of every variant — a
+#: third of a standings answer's CPU (issue 29). A key names the generations of what the body
+#: shows, so a change is a new key at once; the second bounds a generation lost with the cache
+#: and counted again from 1, whose keys name older bodies (a second less than the answers'
+#: ``max-age=2``: kept here, then in the browser).
+recent: Kept[Encoded] = Kept(size=64, seconds=1.0)
 
 
 def cached_encoded(full_key: str, build: Callable[[], bytes], *, timeout: int = TIMEOUT,
@@ -121,10 +87,7 @@ def cached_encoded(full_key: str, build: Callable[[], bytes], *, timeout: int = 
     by one caller at a time (the others wait for its body). A key that names a content
     version (a table's event count) may live long. Read again from this process's
     ``recent`` bodies for a second."""
-    kept = recent.get(full_key)
-    if kept is not None:
-        return kept
-    return recent.keep(full_key, _shared(full_key, build, timeout=timeout))
+    return recent.get(key=full_key, make=lambda: _shared(full_key, build, timeout=timeout))
 
 
 def _shared(full_key: str, build: Callable[[], bytes], *, timeout: int) -> Encoded:

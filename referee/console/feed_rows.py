@@ -8,8 +8,8 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import get_language
 
+from config.kept import Kept
 from referee import rules
-from referee.console.kept import Kept
 from referee.feed import describe
 from referee.words import Names, parse_at
 

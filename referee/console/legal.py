@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
+from config.kept import Kept
 from referee import rules
 from referee.console import reasons
-from referee.console.kept import Kept
 from referee.words import Names, Refusal
 
 #: Answers kept per process: (the state as the checks read it, the player) → the answer.

@@ -13,9 +13,9 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import get_language, gettext_lazy
 
+from config.kept import Kept
 from referee import engine_cache, rules, selectors
 from referee.console import feed_rows, legal
-from referee.console.kept import Kept
 from referee.feed import format_clock
 from referee.models import Game, GameResult, Placement
 from referee.words import (

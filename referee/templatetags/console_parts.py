@@ -28,7 +28,8 @@ from django.utils.safestring import SafeString
 from django.utils.timezone import get_current_timezone
 from django.utils.translation import get_language
 
-from referee.console.kept import Kept, kept_pickle
+from config.kept import Kept
+from referee.console.kept import kept_pickle
 
 register = template.Library()
 APPROX = "\u2248"  # ≈: cash tracked without the ledger is a guess

@@ -12,9 +12,9 @@ from django.template import Context, Template, TemplateSyntaxError
 from django.utils import translation
 from django.utils.translation import gettext_lazy
 
+from config.kept import Kept
 from referee import rules
 from referee.console import feed_rows
-from referee.console.kept import Kept
 from referee.templatetags import console_parts
 from referee.words import Names
 

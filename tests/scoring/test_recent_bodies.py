@@ -8,6 +8,7 @@ import pytest
 from django.core.cache import cache as shared
 
 from config.compression import Encoded
+from config.kept import Kept
 from scoring import cache
 
 pytestmark = pytest.mark.django_db
@@ -23,7 +24,7 @@ class Clock:
 
 def test_a_body_read_again_within_its_second_comes_from_the_process(monkeypatch):
     clock = Clock()
-    monkeypatch.setattr(cache, "recent", cache.Recent(seconds=1.0, size=4, clock=clock))
+    monkeypatch.setattr(cache, "recent", Kept(size=4, seconds=1.0, clock=clock))
     first = cache.cached_body("ka", cache.STANDINGS, [cache.STANDINGS], lambda: b"first")
     key = cache.key("ka", f"{cache.STANDINGS}:{cache.generations('ka', [cache.STANDINGS])}")
     assert isinstance(shared.get(key), Encoded)
@@ -36,7 +37,7 @@ def test_a_body_read_again_within_its_second_comes_from_the_process(monkeypatch)
 
 
 def test_a_change_is_a_new_body_at_once(monkeypatch):
-    monkeypatch.setattr(cache, "recent", cache.Recent(seconds=1.0, size=4, clock=Clock()))
+    monkeypatch.setattr(cache, "recent", Kept(size=4, seconds=1.0, clock=Clock()))
     assert cache.cached_body("ka", cache.STANDINGS, [cache.STANDINGS],
                              lambda: b"before").body == b"before"
     cache.invalidate("ka", cache.STANDINGS)
@@ -47,12 +48,21 @@ def test_a_change_is_a_new_body_at_once(monkeypatch):
                              lambda: b"erased").body == b"erased"
 
 
-def test_at_most_size_bodies_are_kept_the_least_recent_dropped():
-    recent = cache.Recent(seconds=60, size=2, clock=Clock())
-    bodies = {name: Encoded(name.encode(), f'"{name}"') for name in "abc"}
-    for name in "ab":
-        recent.keep(name, bodies[name])
-    assert recent.get("a") is bodies["a"]  # a is now the most recent
-    recent.keep("c", bodies["c"])
-    assert recent.get("b") is None and recent.get("a") is bodies["a"]
-    assert recent.get("c") is bodies["c"]
+def test_a_kept_value_ages_out_after_its_seconds_the_least_recent_first():
+    clock = Clock()
+    kept: Kept[str] = Kept(size=2, seconds=1.0, clock=clock)
+    made: list[str] = []
+
+    def make(name: str):
+        return lambda: made.append(name) or name
+
+    kept.get(key="a", make=make("a"))
+    kept.get(key="b", make=make("b"))
+    kept.get(key="a", make=make("a"))  # a is now the most recent: c drops b
+    kept.get(key="c", make=make("c"))
+    assert made == ["a", "b", "c"]
+    kept.get(key="b", make=make("b"))
+    assert made == ["a", "b", "c", "b"]
+    clock.now += 1.5  # older than a second: made again
+    kept.get(key="b", make=make("b"))
+    assert made == ["a", "b", "c", "b", "b"]
