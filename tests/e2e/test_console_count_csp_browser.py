@@ -17,6 +17,7 @@ from tournament.models import StaffRole
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
+
 @pytest.mark.parametrize(("lang", "who"), [("de", "banker"), ("en", "head_referee")])
 def test_the_count_violates_no_content_security_policy(browser, live_server, lang, who):
     table = db(ended_table)
