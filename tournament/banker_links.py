@@ -57,41 +57,44 @@ def session_link(session: SessionBase, table: Table) -> BankerLink | None:
     holder: the events, counts and confirmations are theirs in the record and the audit log);
     None when there is none (revoked links fail at once, and every link of a round stops when
     the round closes)."""
-    nonce = session.get(SESSION_KEY, {}).get(str(table.pk))
-    if not nonce or not isinstance(nonce, str):
-        return None
-    return _LIVE_LINK.first(table.pk, nonce, Round.Status.COMPLETE)
-
-
-#: Asked on every request of a console opened by its link (each banker action): compiled once
-#: (issue 29: building this query was most of the permission check's CPU).
-_LIVE_LINK = PreparedRead(lambda table_id, nonce, complete: (
-    BankerLink.objects.filter(table_id=table_id)  # the parameters in the values' order
-    .filter(nonce=nonce, revoked_at__isnull=True)
-    .exclude(table__round__status=complete)
-    .select_related("banker")
-))
-
-
-#: The same read with the link's table, round and tournament: a console opened by its link
-#: reads its table and checks the link in one statement (issue 29: the banker's post read the
-#: table, then the link). The joins only add columns (every link has a table, a round, a
-#: tournament): the same link is found or not as by ``_LIVE_LINK``.
-_LIVE_LINK_WITH_TABLE = PreparedRead(lambda table_id, nonce, complete: (
-    BankerLink.objects.filter(table_id=table_id)  # the parameters in the values' order
-    .filter(nonce=nonce, revoked_at__isnull=True)
-    .exclude(table__round__status=complete)
-    .select_related("banker", "table__round__tournament")
-))
+    nonce = _held_nonce(session, table.pk)
+    return _LIVE_LINK.first(table.pk, nonce, Round.Status.COMPLETE) if nonce else None
 
 
 def session_link_with_table(session: SessionBase, table_id: int) -> tuple[bool, BankerLink | None]:
     """(whether the session holds a link for the table, the live one with its table, round
     and tournament or None): :func:`session_link` for a table not read yet."""
-    nonce = session.get(SESSION_KEY, {}).get(str(table_id))
-    if not nonce or not isinstance(nonce, str):
+    nonce = _held_nonce(session, table_id)
+    if not nonce:
         return False, None
     return True, _LIVE_LINK_WITH_TABLE.first(table_id, nonce, Round.Status.COMPLETE)
+
+
+def _held_nonce(session: SessionBase, table_id: int) -> str | None:
+    """The nonce of the link for the table the session was granted, if any."""
+    nonce = session.get(SESSION_KEY, {}).get(str(table_id))
+    return nonce if nonce and isinstance(nonce, str) else None
+
+
+def _live_links(*related: str):
+    """The live link of a table with this nonce (``build`` of a :class:`PreparedRead`, the
+    parameters in the values' order), read with the banker and ``related``."""
+    return lambda table_id, nonce, complete: (
+        BankerLink.objects.filter(table_id=table_id)
+        .filter(nonce=nonce, revoked_at__isnull=True)
+        .exclude(table__round__status=complete)
+        .select_related("banker", *related)
+    )
+
+
+#: Asked on every request of a console opened by its link (each banker action): compiled once
+#: (issue 29: building this query was most of the permission check's CPU).
+_LIVE_LINK = PreparedRead(_live_links())
+#: The same read with the link's table, round and tournament: a console opened by its link
+#: reads its table and checks the link in one statement (issue 29: the banker's post read the
+#: table, then the link). The joins only add columns (every link has a table, a round and a
+#: tournament): the same link is found or not.
+_LIVE_LINK_WITH_TABLE = PreparedRead(_live_links("table__round__tournament"))
 
 
 #: Bytes of randomness in a link's nonce (``token_urlsafe`` makes 22 characters of 16 bytes).
