@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db.models import Prefetch
 
+from referee import glance
 from referee import selectors as referee_selectors
 from referee.models import Game, GameResult, Placement
 from scoring import cache
@@ -64,15 +65,15 @@ def round_key(round_: Round) -> str:
     return f"{round_.pk}.{round_.status}.{round_.version}.{names}"
 
 
-def card_version(*, status: str | None, started: bool, paused: bool, paused_seconds: float,
-                 auction_done: bool, result: str | None, summary: dict[str, Any]) -> str:
-    """What a table's card on the overview shows, in a few characters: state, clock base,
-    leader, bankruptcies. Not every payment: the overview must not change with every event."""
+def card_version(seen: glance.Glance, *, result: str | None) -> str:
+    """What a table's card on the overview shows, in a few characters: the game's glance
+    (state, clock base, leader, bankruptcies) and its result. Not every payment: the overview
+    must not change with every event."""
+    status, started, paused, paused_seconds, auction_done, leader, bankrupt, unowned = seen
     flags = (("s" if started else "") + ("p" if paused else "") + ("a" if auction_done else "")
-             + ("u" if summary.get("unowned") else ""))
-    bankrupt = "-".join(sorted(str(key) for key in summary.get("bankrupt", [])))
-    return (f"{(status or '-')[:2]}{flags}{(result or '')[:2]}{int(paused_seconds or 0)}"
-            f".{summary.get('leader') or ''}.{bankrupt}")
+             + ("u" if unowned else ""))
+    return (f"{(status or '-')[:2]}{flags}{(result or '')[:2]}{paused_seconds}"
+            f".{leader or ''}.{'-'.join(bankrupt)}")
 
 
 def table_versions(tournament: Tournament) -> dict[str, Any]:
@@ -89,10 +90,10 @@ def table_versions(tournament: Tournament) -> dict[str, Any]:
                          "game__result__status", "game__summary"))
     versions = {}
     for number, status, started, paused_at, paused_s, auction_done, result, summary in rows:
-        versions[str(number)] = card_version(
+        versions[str(number)] = card_version(glance.glance(
             status=status, started=started is not None, paused=paused_at is not None,
-            paused_seconds=paused_s or 0, auction_done=bool(auction_done), result=result,
-            summary=_shown(summary or {}, held=held))
+            paused_seconds=paused_s, auction_done=bool(auction_done),
+            summary=_shown(summary or {}, held=held)), result=result)
     return {"r": round_key(current), "t": versions}
 
 
@@ -115,12 +116,12 @@ def table_card(
     return {
         "id": table.pk,
         "number": table.number,
-        "version": card_version(
+        "version": card_version(glance.glance(
             status=game.status if game else None, started=bool(game and game.started_at),
             paused=bool(game and game.paused_at),
             paused_seconds=game.paused_seconds if game else 0,
-            auction_done=bool(game and game.auction_stop_done),
-            result=result.status if result else None, summary=summary),
+            auction_done=bool(game and game.auction_stop_done), summary=summary),
+            result=result.status if result else None),
         "state": public_state(game, result),
         "status": game.status if game else "setup",
         "end_reason": (game.end_reason or None) if game else None,

@@ -92,7 +92,8 @@ def tables_fragment(slug: str) -> Encoded:
     return cached_fragment(slug, "tables", [cache.TABLES], build)
 
 
-VERSIONS = (cache.STANDINGS, cache.TABLES)  # what the version document shows
+#: What the version document shows: the standings and the overview's cards (not every event).
+VERSIONS = (cache.STANDINGS, cache.CARDS)
 VERSIONS_KEPT = 300  # seconds a version document stays known as the base of a delta
 
 
@@ -118,9 +119,9 @@ def versions_data(slug: str, generation: str) -> dict[str, Any]:
 
 
 def _previous_generation(generation: str) -> str | None:
-    """The document one table change before ``generation`` ("3-17" → "3-16")."""
+    """The document one card change before ``generation`` ("3-17" → "3-16")."""
     parts = generation.split("-")
-    position = VERSIONS.index(cache.TABLES)
+    position = VERSIONS.index(cache.CARDS)
     if len(parts) != len(VERSIONS) or not parts[position].isdigit() or int(parts[position]) < 2:
         return None
     parts[position] = str(int(parts[position]) - 1)

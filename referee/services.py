@@ -20,6 +20,7 @@ from referee import (
     engine_cache,
     errors,
     follow,
+    glance,
     offline,
     rules,
     signals,
@@ -342,6 +343,7 @@ def post_event(
     refusal: errors.DomainError | None = None
     with transaction.atomic():
         game, followed = _locked_game(game_id=game_id, table=table)
+        seen = glance.of(game)
         # The server's clock is the game's clock: a client's own "at" is replaced, read once
         # the game is ours — read before the lock, a post that waited for another one would
         # be older than the event stored meanwhile ("time goes backwards", seen in the rehearsal).
@@ -394,10 +396,11 @@ def post_event(
     slug = table.round.tournament.slug if table is not None else None
     if refusal is not None:
         if server_events:
-            _after_change(game, replan=True, slug=slug, events_added=True)
+            _after_change(game, replan=True, slug=slug, events_added=True,
+                          glance_changed=glance.of(game) != seen)
         raise refusal
     _after_change(game, replan=deadlines != (game.auction_stop_due, game.time_up_due), slug=slug,
-                  events_added=True)
+                  events_added=True, glance_changed=glance.of(game) != seen)
     return PostOutcome(row, True, game, result)
 
 
@@ -452,11 +455,13 @@ def check_event(*, game: Game, event: dict[str, Any], now: dt.datetime | None = 
 
 
 def _after_change(game: Game, *, replan: bool = False, slug: str | None = None,
-                  events_added: bool = False) -> None:
+                  events_added: bool = False, glance_changed: bool = True) -> None:
     """After commit: tell the public pages something changed (and the timers, through
     ``referee.receivers``, whether the deadlines moved). ``slug``: the tournament's, when the
     caller has it (receivers need not look it up); ``events_added``: the change appended
-    events (the event count moved: the game's version need not, ``timers.bump_version``).
+    events (the event count moved: the game's version need not, ``timers.bump_version``);
+    ``glance_changed``: False when the post left the game's glance as it was (``glance``: no
+    card on the public overview changed).
     A changed result: ``referee.results.result_changed``."""
     game_id = game.pk
     if slug is None:
@@ -467,7 +472,8 @@ def _after_change(game: Game, *, replan: bool = False, slug: str | None = None,
 
     def notify() -> None:
         signals.game_changed.send(sender=Game, game_id=game_id, replan=replan,
-                                  tournament_slug=slug, due=due, events_added=events_added)
+                                  tournament_slug=slug, due=due, events_added=events_added,
+                                  glance_changed=glance_changed)
 
     transaction.on_commit(notify)
     # After the new version (``notify``): no follow poll answered from before (referee.follow).

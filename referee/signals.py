@@ -9,5 +9,7 @@ from django.dispatch import Signal
 #: None: receivers look it up), ``due`` (the game's deadlines as committed, auction stop and
 #: time up, when the sender wrote them; else absent: the timers read them), ``events_added``
 #: (True when the change appended events, so the game's event count moved: the version need
-#: not; absent or False for a change without a new event, e.g. a ruling or a scrub).
+#: not; absent or False for a change without a new event, e.g. a ruling or a scrub),
+#: ``glance_changed`` (False when the change left the game's glance as it was —
+#: ``referee.glance``: no card of the public overview changed; absent or True otherwise).
 game_changed = Signal()

@@ -31,6 +31,11 @@ def key(slug: str, name: str) -> str:
 
 STANDINGS = "standings"  # changes when results or public names change
 TABLES = "tables"  # changes with every event at any table
+#: Changes when a card of the tables' overview changes (a game's glance, a result, a round, a
+#: name: every change of TABLES but an event that left its game's glance as it was,
+#: ``referee.glance``). What the live pages' version document follows: 167 playing tables post
+#: eight events a second, and most of them change no card.
+CARDS = "cards"
 PLAYERS = "players"  # changes when a player's name, club or consent changes
 
 
@@ -48,8 +53,13 @@ def generations(slug: str, depends_on: Sequence[str]) -> str:
     return "-".join(str(found.get(full) or 1) for full in keys)
 
 
-def invalidate(slug: str, *names: str) -> None:
-    for name in names or (STANDINGS, TABLES):
+def invalidate(slug: str, *names: str, cards: bool = True) -> None:
+    """New generations of ``names`` (default: the standings and the tables); with TABLES, the
+    cards' too unless ``cards`` is False (an event that changed no card)."""
+    names = names or (STANDINGS, TABLES)
+    if TABLES in names and cards and CARDS not in names:
+        names = (*names, CARDS)
+    for name in names:
         try:
             cache.incr(key(slug, f"{name}:generation"))
         except ValueError:
@@ -155,7 +165,7 @@ def sync_version(slug: str, version: int) -> bool:
 def forget(slug: str) -> None:
     """Drop every cached body of the tournament (an erasure: an old name must not wait in the
     cache for its key to expire); the generations move on, so no key is ever reused."""
-    names = (STANDINGS, TABLES, PLAYERS)
+    names = (STANDINGS, TABLES, CARDS, PLAYERS)
     found = {name: generation(slug, name) for name in names}
     delete_prefixed(key(slug, ""), keep=(":generation", ":version"))
     for name, number in found.items():

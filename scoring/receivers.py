@@ -34,14 +34,15 @@ def on_tournament_or_round_saved(sender, *, instance, **kwargs) -> None:
 
 
 def on_game_changed(sender, *, game_id: int, tournament_slug: str | None = None,
-                    **kwargs) -> None:
+                    glance_changed: bool = True, **kwargs) -> None:
     """Every event: the tables' answers get a new generation (the console post names the
-    tournament, so the busiest path looks nothing up)."""
+    tournament, so the busiest path looks nothing up); the overview's cards only when the
+    game's glance changed (most payments change no card)."""
     slug = tournament_slug or (
         Game.objects.filter(pk=game_id).values_list("table__round__tournament__slug", flat=True)
     ).first()
     if slug:
-        cache.invalidate(slug, cache.TABLES)
+        cache.invalidate(slug, cache.TABLES, cards=glance_changed)
 
 
 def forget_tables(change: ResultChange) -> None:

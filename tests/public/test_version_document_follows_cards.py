@@ -1,0 +1,85 @@
+"""Issue 29, a full hall: the live pages' version document follows the cards of the overview,
+not every event. A payment changes no card, so a crowd of phones keeps its document (a 304)
+while the tables post eight events a second; a pause, a bankruptcy or a new leader is a new
+document at once. Whatever a post does, a changed card is never left under the old document."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+from django.test import Client
+from gameplay import T0
+
+from public import selectors as public_selectors
+from public import tables
+from referee import services
+from scoring import cache
+
+pytestmark = pytest.mark.django_db
+
+
+def _post(table, event, minutes, django_capture_on_commit_callbacks):
+    game = services.ensure_game(table=table)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.post_event(game_id=game.pk, event=event, author=None,
+                            now=T0 + dt.timedelta(minutes=minutes))
+
+
+def _generation() -> str:
+    return cache.generations("ka", tables.VERSIONS)
+
+
+def test_a_payment_keeps_the_document_and_a_pause_makes_a_new_one(
+        hall, django_capture_on_commit_callbacks):
+    # The game's first move after its start: the card says "running" from now on.
+    _post(hall[0], {"type": "pay", "from": "6", "to": "bank", "amount": 10}, 1,
+          django_capture_on_commit_callbacks)
+    spectator = Client()
+    first = spectator.get("/t/ka/live/v")
+    tables_before = cache.generation("ka", cache.TABLES)
+
+    _post(hall[0], {"type": "pay", "from": "5", "to": "bank", "amount": 10}, 1.5,
+          django_capture_on_commit_callbacks)
+
+    assert cache.generation("ka", cache.TABLES) == tables_before + 1  # the live table pages follow
+    again = spectator.get("/t/ka/live/v", HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304
+
+    _post(hall[0], {"type": "pause"}, 2, django_capture_on_commit_callbacks)
+
+    changed = spectator.get("/t/ka/live/v", HTTP_IF_NONE_MATCH=first["ETag"])
+    assert changed.status_code == 200
+    delta = json.loads(spectator.get(
+        f"/t/ka/live/v?since={json.loads(first.content)['g']}").content)
+    assert list(delta["d"]) == [str(hall[0].number)]
+
+
+def test_whatever_a_post_does_a_changed_card_is_a_new_document(
+        hall, tournament, django_capture_on_commit_callbacks):
+    """A game played through payments, purchases, a pause, a bankruptcy: after every post, the
+    cards' versions read from the database are the ones of the document under the current
+    generation — never a changed card under a generation that did not move."""
+    events = [
+        {"type": "pay", "from": "1", "to": "2", "amount": 30},
+        {"type": "pay", "from": "bank", "to": "3", "amount": 200},
+        {"type": "pay", "from": "4", "to": "1", "amount": 900},  # a new leader
+        {"type": "pause"},
+        {"type": "resume"},
+        {"type": "pay", "from": "2", "to": "bank", "amount": 5},
+        {"type": "bankrupt", "player": "5", "creditor": "bank"},
+        {"type": "pay", "from": "1", "to": "6", "amount": 1},
+    ]
+    moved = 0
+    for minute, event in enumerate(events, start=1):
+        before = _generation()
+        versions_before = public_selectors.table_versions(tournament)
+        _post(hall[0], event, minute, django_capture_on_commit_callbacks)
+        now = public_selectors.table_versions(tournament)
+        if now != versions_before:
+            assert _generation() != before, event
+            moved += 1
+        document = tables.current_versions("ka")
+        assert document["t"] == now["t"], event
+    assert 0 < moved < len(events)  # some posts changed a card, some did not
