@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
@@ -76,35 +77,26 @@ def valid_email(email: str) -> bool:
     return len(email) <= EMAIL_MAX
 
 
+def _check_length(value: str, maximum: int, message: Any, *, field: str, code: str) -> None:
+    """A text longer than its column (or bound) is refused, naming the field and both lengths."""
+    if len(value) > maximum:
+        raise PlayerInvalid(
+            message, field=field, code=code, params={"length": len(value), "max": maximum}
+        )
+
+
 def _check_note(private_note: str) -> None:
     """Bounded like an incident's note: a note is kept, copied into the audit log and the
     export, and a megabyte pasted by mistake (or on purpose) would ride along everywhere."""
-    if len(private_note) > PRIVATE_NOTE_MAX:
-        raise PlayerInvalid(
-            PRIVATE_NOTE_TOO_LONG,
-            field="private_note",
-            code="player_note_too_long",
-            params={"length": len(private_note), "max": PRIVATE_NOTE_MAX},
-        )
+    _check_length(private_note, PRIVATE_NOTE_MAX, PRIVATE_NOTE_TOO_LONG,
+                  field="private_note", code="player_note_too_long")
 
 
 def _check_fields(*, name: str, club_name: str, email: str) -> None:
     if not name:
         raise PlayerInvalid(NAME_MISSING, field="name", code="player_name_missing")
-    if len(name) > NAME_MAX:
-        raise PlayerInvalid(
-            NAME_TOO_LONG,
-            field="name",
-            code="player_name_too_long",
-            params={"length": len(name), "max": NAME_MAX},
-        )
-    if len(club_name) > CLUB_MAX:
-        raise PlayerInvalid(
-            CLUB_TOO_LONG,
-            field="club",
-            code="player_club_too_long",
-            params={"length": len(club_name), "max": CLUB_MAX},
-        )
+    _check_length(name, NAME_MAX, NAME_TOO_LONG, field="name", code="player_name_too_long")
+    _check_length(club_name, CLUB_MAX, CLUB_TOO_LONG, field="club", code="player_club_too_long")
     if email and not valid_email(email):
         raise PlayerInvalid(
             EMAIL_INVALID, field="email", code="player_email_invalid", params={"email": email}

@@ -141,6 +141,15 @@ class RoundCreateSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=Round.Kind.choices, default=Round.Kind.PRELIMINARY)
 
 
+def min_size_field() -> serializers.IntegerField:
+    """The smallest table a seating may make, for a seating and for a move (a new field each:
+    a serializer field belongs to one serializer)."""
+    return serializers.IntegerField(
+        min_value=2, max_value=8, required=False, allow_null=True,
+        help_text="Smallest table allowed; empty: table size - 1.",
+    )
+
+
 class VersionSerializer(serializers.Serializer):
     version = serializers.IntegerField(
         min_value=0,
@@ -157,10 +166,7 @@ class SeatInputSerializer(VersionSerializer):
     seconds = serializers.FloatField(
         min_value=0.0, max_value=30.0, default=5.0, help_text="Search time limit."
     )
-    min_size = serializers.IntegerField(
-        min_value=2, max_value=8, required=False, allow_null=True,
-        help_text="Smallest table allowed; empty: table size - 1.",
-    )
+    min_size = min_size_field()
 
 
 class SeatOutputSerializer(serializers.Serializer):
@@ -186,10 +192,7 @@ class MoveInputSerializer(EditSerializer):
     to_table = serializers.IntegerField(
         min_value=1, max_value=MAX_TABLE_NUMBER, help_text="Table number in this round."
     )
-    min_size = serializers.IntegerField(
-        min_value=2, max_value=8, required=False, allow_null=True,
-        help_text="Smallest table allowed; empty: table size - 1.",
-    )
+    min_size = min_size_field()
 
 
 class SeatingCountsSerializer(serializers.Serializer):
