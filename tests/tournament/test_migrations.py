@@ -6,24 +6,12 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
-
-SHIPPED = [("tournament", "0002_formats_links_versions"), ("referee", "0001_initial"),
-           ("scoring", "0001_initial")]
-
-
-def _migrate(targets=None):
-    """To ``targets``, or (None) to the newest migrations, where every other test expects it."""
-    executor = MigrationExecutor(connection)
-    targets = targets or executor.loader.graph.leaf_nodes()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
+from migrating import SHIPPED, migrate
 
 
 @pytest.mark.django_db(transaction=True)
 def test_an_installation_at_the_shipped_schema_upgrades_with_its_data():
-    old = _migrate(SHIPPED)
+    old = migrate(SHIPPED)
     user_model = old.get_model("auth", "User")
     user_model.objects.create(username="orga", is_staff=True)
     banker = user_model.objects.create(username="bank")
@@ -37,7 +25,7 @@ def test_an_installation_at_the_shipped_schema_upgrades_with_its_data():
     round_ = old.get_model("tournament", "Round").objects.create(tournament=tournament, number=1)
     old.get_model("tournament", "Table").objects.create(round=round_, number=1, banker=banker)
 
-    new = _migrate()
+    new = migrate()
 
     roles = {(r.user.username, r.role)
              for r in new.get_model("tournament", "StaffRole").objects.select_related("user")}

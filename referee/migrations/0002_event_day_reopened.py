@@ -1,5 +1,9 @@
-# Dispute authors, extra minutes, paper results, 64-bit net worth and the wrong-code cap
-# (issues 14–19), in one step.
+"""Everything since the shipped schema (0001), in one step: dispute authors, extra minutes,
+paper results, 64-bit net worth and the wrong-code cap (issues 14–19); who reopened a confirmed
+result and when (the result of record, issue 24).
+
+One file because none of it ever shipped: written as 0002 and 0003 in sessions whose commits
+did not land, so no installation stands between them. Schema only: no data step."""
 
 import django.db.models.deletion
 from django.conf import settings
@@ -43,5 +47,16 @@ class Migration(migrations.Migration):
             model_name='placement',
             name='net_worth',
             field=models.BigIntegerField(verbose_name='net worth'),
+        ),
+        # The result of record: who reopened it, and when.
+        migrations.AddField(
+            model_name='gameresult',
+            name='reopened_at',
+            field=models.DateTimeField(blank=True, help_text='When the head referee last reopened the confirmed result.', null=True, verbose_name='reopened'),
+        ),
+        migrations.AddField(
+            model_name='gameresult',
+            name='reopened_by',
+            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='reopened by'),
         ),
     ]
