@@ -2,8 +2,9 @@
 paper results, 64-bit net worth and the wrong-code cap (issues 14–19); who reopened a confirmed
 result and when (the result of record, issue 24).
 
-One file because none of it ever shipped: written as 0002 and 0003 in sessions whose commits
-did not land, so no installation stands between them. Schema only: no data step."""
+One file because none of it ever shipped (0002 and 0003 were steps between two releases; an
+installation made from a commit between them has both and takes this one as applied:
+``replaces``). Schema only: no data step."""
 
 import django.db.models.deletion
 from django.conf import settings
@@ -11,6 +12,13 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
+    #: The steps it was written as: an installation made from a commit between them (a
+    #: tester's laptop) has them all and takes this one as applied.
+    replaces = [
+        ('referee', '0002_event_day'),
+        ('referee', '0003_result_reopened'),
+    ]
 
     dependencies = [
         ('referee', '0001_initial'),

@@ -2,8 +2,9 @@
 sums and hall screens (issues 14–19); random hall-screen keys (abuse, issue 26); standings keep
 their figures only, the order and places derived on read (issue 29).
 
-One file because none of it ever shipped: written as 0002..0004 in sessions whose commits did
-not land, so no installation stands between them. Data is kept for an installation at 0001:
+One file because none of it ever shipped (0002..0004 were steps between two releases; an
+installation made from a commit between them has all three and takes this one as applied:
+``replaces``). Data is kept for an installation at 0001:
 rows stored before keep their order among players the figures cannot tell apart (the old
 position is their turn, the old deciding key theirs; the next recompute settles them afresh)."""
 
@@ -31,6 +32,14 @@ def keep_order(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
+
+    #: The steps it was written as: an installation made from a commit between them (a
+    #: tester's laptop) has them all and takes this one as applied.
+    replaces = [
+        ('scoring', '0002_event_day'),
+        ('scoring', '0003_abuse_random_hall_keys'),
+        ('scoring', '0004_standings_places_on_read'),
+    ]
 
     dependencies = [
         ('scoring', '0001_initial'),

@@ -2,8 +2,9 @@
 players' own codes, the official format and players' data rights (issues 14–19); clubs per
 tournament and bounded private notes (privacy, issue 26); online sign-up (issue 30).
 
-One file because none of it ever shipped: these were written as 0003..0007 in sessions whose
-commits did not land, so no installation stands between them. Data is kept for an installation
+One file because none of it ever shipped (0003..0007 were steps between two releases; an
+installation made from a commit between them has all five and takes this one as applied:
+``replaces``). Data is kept for an installation
 at 0002: its staff keep their tournaments, every player gets a code, a club used by several
 tournaments is copied once per tournament (its players follow their tournament's copy), a club
 nobody uses goes, and a private note is cut to 2,000 characters.
@@ -112,6 +113,16 @@ def checked_now(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
+
+    #: The steps it was written as: an installation made from a commit between them (a
+    #: tester's laptop) has them all and takes this one as applied.
+    replaces = [
+        ('tournament', '0003_event_day'),
+        ('tournament', '0004_privacy_clubs_per_tournament'),
+        ('tournament', '0005_privacy_clubs_copied'),
+        ('tournament', '0006_privacy_clubs_required_notes_bounded'),
+        ('tournament', '0007_signup_signups'),
+    ]
 
     dependencies = [
         ('tournament', '0002_formats_links_versions'),
