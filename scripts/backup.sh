@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${DATABASE_URL:?set DATABASE_URL=postgres://user@host:5432/db}"
 case "$DATABASE_URL" in postgres://*|postgresql://*) ;; *)
-  echo "backup.sh: DATABASE_URL must be PostgreSQL (the embedded SQLite file: just copy it)" >&2
+  echo "backup.sh: DATABASE_URL must be PostgreSQL (the embedded SQLite file writes ahead: copy it with python3 -c \"import sqlite3; sqlite3.connect('db.sqlite3').backup(sqlite3.connect('copy.sqlite3'))\", or stop the server and copy db.sqlite3 with its -wal file)" >&2
   exit 2;;
 esac
 dir="${1:-backups}"
