@@ -27,20 +27,27 @@ def _post(table, event, minutes, django_capture_on_commit_callbacks):
                             now=T0 + dt.timedelta(minutes=minutes))
 
 
+def _keys(table) -> list[str]:
+    """The game's player keys in seat order (ids: not "1".."6" on every database)."""
+    return list(services.ensure_game(table=table).players)
+
+
 def _generation() -> str:
     return cache.generations("ka", tables.VERSIONS)
 
 
 def test_a_payment_keeps_the_document_and_a_pause_makes_a_new_one(
         hall, django_capture_on_commit_callbacks):
-    # The game's first move after its start: the card says "running" from now on.
-    _post(hall[0], {"type": "pay", "from": "6", "to": "bank", "amount": 10}, 1,
+    p = _keys(hall[0])
+    # The game's first move after its start: the card says "running" from now on; the last
+    # seats pay, so the leader (the first of equals) stays.
+    _post(hall[0], {"type": "pay", "from": p[5], "to": "bank", "amount": 10}, 1,
           django_capture_on_commit_callbacks)
     spectator = Client()
     first = spectator.get("/t/ka/live/v")
     tables_before = cache.generation("ka", cache.TABLES)
 
-    _post(hall[0], {"type": "pay", "from": "5", "to": "bank", "amount": 10}, 1.5,
+    _post(hall[0], {"type": "pay", "from": p[4], "to": "bank", "amount": 10}, 1.5,
           django_capture_on_commit_callbacks)
 
     assert cache.generation("ka", cache.TABLES) == tables_before + 1  # the live table pages follow
@@ -61,15 +68,16 @@ def test_whatever_a_post_does_a_changed_card_is_a_new_document(
     """A game played through payments, purchases, a pause, a bankruptcy: after every post, the
     cards' versions read from the database are the ones of the document under the current
     generation — never a changed card under a generation that did not move."""
+    p = _keys(hall[0])
     events = [
-        {"type": "pay", "from": "1", "to": "2", "amount": 30},
-        {"type": "pay", "from": "bank", "to": "3", "amount": 200},
-        {"type": "pay", "from": "4", "to": "1", "amount": 900},  # a new leader
+        {"type": "pay", "from": p[0], "to": p[1], "amount": 30},
+        {"type": "pay", "from": "bank", "to": p[2], "amount": 200},
+        {"type": "pay", "from": p[3], "to": p[0], "amount": 900},  # a new leader
         {"type": "pause"},
         {"type": "resume"},
-        {"type": "pay", "from": "2", "to": "bank", "amount": 5},
-        {"type": "bankrupt", "player": "5", "creditor": "bank"},
-        {"type": "pay", "from": "1", "to": "6", "amount": 1},
+        {"type": "pay", "from": p[1], "to": "bank", "amount": 5},
+        {"type": "bankrupt", "player": p[4], "creditor": "bank"},
+        {"type": "pay", "from": p[0], "to": p[5], "amount": 1},
     ]
     moved = 0
     for minute, event in enumerate(events, start=1):
