@@ -108,9 +108,10 @@ def _shown(summary: dict[str, Any], *, held: bool) -> dict[str, Any]:
 def table_card(
     table: Table, game: Game | None, names: dict[str, str], *, held: bool = False
 ) -> dict[str, Any]:
-    """A table's card; while results are held, without the leader and net worth."""
+    """A table's card; while results are held, without the leader and net worth; before the
+    game starts, without a leader (all start equal: the first seat would read as leading)."""
     summary = _shown((game.summary if game else None) or {}, held=held)
-    leader = None if held else summary.get("leader")
+    leader = None if held or not (game and game.started_at) else summary.get("leader")
     worth = {} if held else summary.get("net_worth", {})
     result = referee_selectors.result_of(game)
     return {

@@ -297,6 +297,14 @@ def test_a_table_without_a_game_shows_its_seating(client, live_table):
     assert client.get("/t/ka/tables/9/").status_code == 404
 
 
+def test_a_table_not_started_names_no_leader(client, live_table):
+    """All start equal: the first seat used to read as leading before the game began."""
+    table, _ = live_table
+    referee.ensure_game(table=table)
+    body = text_of(client.get("/t/ka/tables/", **EN))
+    assert "Not started" in body and "Leading" not in body
+
+
 def test_tables_overview_has_clocks_states_and_leaders(client, live_table):
     table, _ = live_table
     game = referee.ensure_game(table=table)
