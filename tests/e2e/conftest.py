@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
+import time
 
 import pytest
 from require import missing as _missing
@@ -69,3 +71,21 @@ def _close_pages_after_the_test(request):
     if "browser" in request.fixturenames:
         for context in list(request.getfixturevalue("browser").contexts):
             context.close()
+        _wait_for_requests_in_flight()
+
+
+#: How long a test's end waits for the live server's last answers (CI: well under a second).
+IN_FLIGHT_SECONDS = 5.0
+
+
+def _wait_for_requests_in_flight() -> None:
+    """The live server answers each connection in a thread of its own (socketserver's
+    ``process_request_thread``); a request sent just before its page closed (a console's
+    follow poll) may still hold a transaction when the test's database is flushed next — on
+    PostgreSQL a deadlock with the flush's TRUNCATE (seen in CI). Wait until none is left."""
+    deadline = time.monotonic() + IN_FLIGHT_SECONDS
+    while time.monotonic() < deadline:
+        if not any(thread.name.endswith("(process_request_thread)") and thread.is_alive()
+                   for thread in threading.enumerate()):
+            return
+        time.sleep(0.02)
