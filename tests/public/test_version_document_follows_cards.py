@@ -15,6 +15,8 @@ from gameplay import T0
 from public import selectors as public_selectors
 from public import tables
 from referee import services
+from referee.models import Game
+from referee.signals import game_changed
 from scoring import cache
 
 pytestmark = pytest.mark.django_db
@@ -91,3 +93,13 @@ def test_whatever_a_post_does_a_changed_card_is_a_new_document(
         document = tables.current_versions("ka")
         assert document["t"] == now["t"], event
     assert 0 < moved < len(events)  # some posts changed a card, some did not
+
+
+def test_a_change_without_a_glance_to_compare_makes_a_new_document(hall):
+    """A change that is no banker's post (a timer's deadline, a scrub, a ruling) does not say
+    whether a card changed: the cards' generation moves with the tables' all the same."""
+    before, tables_before = _generation(), cache.generation("ka", cache.TABLES)
+    game = services.ensure_game(table=hall[0])
+    game_changed.send(sender=Game, game_id=game.pk)
+    assert cache.generation("ka", cache.TABLES) == tables_before + 1
+    assert _generation() != before
