@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from tournament import tournaments
 from tournament.models import PRIVATE_NOTE_MAX, Player, Tournament
 from tournament.players import csv_import
+from tournament.players import errors as player_errors
 from tournament.players.services import CLUB_MAX, NAME_MAX
 
 TIE_BREAK_SLOTS = 5
@@ -269,7 +270,7 @@ class CsvImportForm(forms.Form):
         upload = self.cleaned_data["file"]
         if upload.size > csv_import.MAX_BYTES:
             raise forms.ValidationError(
-                _("The file is %(size)s KB; at most %(max)s KB can be imported.")
+                player_errors.TOO_BIG
                 % {"size": upload.size // 1024, "max": csv_import.MAX_BYTES // 1024}
             )
         return upload
