@@ -167,11 +167,15 @@ def plan_deadlines(game: Game, engine: rules.Game) -> None:
 
 
 def summarize(engine: rules.Game) -> dict[str, Any]:
-    """What overview pages need without replaying: net worth per player and the leader."""
+    """What overview pages need without replaying: net worth per player and the leader — the
+    one player still in the game ahead of all others; equal at the top, nobody leads (the first
+    seat among equals read as "leading" on the public cards)."""
     state = engine.state
     worth = {key: rules.net_worth(state, key).total for key in state.players}
     active = [key for key in state.players if key not in state.bankrupt_set]
-    leader = max(active, key=lambda key: worth[key], default=None)
+    top = sorted((worth[key] for key in active), reverse=True)
+    ahead = len(top) == 1 or (len(top) > 1 and top[0] > top[1])
+    leader = max(active, key=lambda key: worth[key]) if ahead else None
     return {
         "net_worth": worth,
         "leader": leader,

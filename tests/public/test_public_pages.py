@@ -305,6 +305,25 @@ def test_a_table_not_started_names_no_leader(client, live_table):
     assert "Not started" in body and "Leading" not in body
 
 
+def test_players_equal_at_the_top_name_no_leader(client, live_table,
+                                                 django_capture_on_commit_callbacks):
+    """A running table where the best are equal has no leader: the first seat among equals used
+    to read as leading (seen in the demo: five players at 1,500, one of them "Leading")."""
+    table, _ = live_table
+    game = referee.ensure_game(table=table)
+    started = timezone.now().replace(microsecond=0) - dt.timedelta(minutes=10)
+    referee.post_event(game_id=game.pk, event={"type": "start"}, author=None, now=started)
+    first, second = game.players[:2]
+    for page in ("/t/ka/tables/", "/t/ka/tables/1/"):
+        assert "Leading" not in text_of(client.get(page, **EN)), page
+    with django_capture_on_commit_callbacks(execute=True):  # the pages' caches move on
+        referee.post_event(game_id=game.pk, author=None, now=started + dt.timedelta(minutes=1),
+                           event={"type": "pay", "from": first, "to": second, "amount": 100,
+                                  "reason": "rent"})
+    for page in ("/t/ka/tables/", "/t/ka/tables/1/"):
+        assert "Leading" in text_of(client.get(page, **EN)), page
+
+
 def test_tables_overview_has_clocks_states_and_leaders(client, live_table):
     table, _ = live_table
     game = referee.ensure_game(table=table)
