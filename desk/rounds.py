@@ -50,7 +50,7 @@ def close_round(*, round_: Round) -> Round:
     if round_.status != Round.Status.RUNNING:
         raise errors.RoundNotClosable(
             errors.ROUND_NOT_RUNNING,
-            params={"number": round_.number, "status": round_.get_status_display()},
+            params={"number": round_.number, "status": Round.Status(round_.status).label},
         )
     missing = missing_results(round_)
     if missing:

@@ -100,7 +100,7 @@ def transition(*, tournament: Tournament, to: str) -> Tournament:
             raise TransitionRefused(
                 ROUND_OPEN,
                 code="tournament_round_open",
-                params={"number": open_round.number, "status": open_round.get_status_display()},
+                params={"number": open_round.number, "status": Round.Status(open_round.status).label},
             )
     tournament.status = to
     tournament.save(update_fields=["status"])

@@ -433,7 +433,7 @@ def update_tournament(*, tournament: Tournament, **changes: Any) -> Tournament:
                 SETTINGS_FROZEN,
                 params={
                     "fields": lazy_join([field_label(name) for name in frozen], ", "),
-                    "status": tournament.get_status_display(),
+                    "status": Tournament.Status(tournament.status).label,
                 },
             )
     validate_settings(values, tournament=tournament)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.utils import translation
 from factories import PlayerFactory, TournamentFactory
 from gameplay import make_round, play
 
@@ -80,6 +81,19 @@ def test_a_round_closes_only_when_every_result_is_confirmed(django_capture_on_co
     with pytest.raises(errors.RoundNotClosable) as refused:
         rounds.close_round(round_=round_)
     assert "2" in refused.value.message_in("en")
+
+
+def test_a_round_not_running_is_refused_in_each_language_s_words(tournament, players):
+    """The round's state is worded per language: the German refusal read "… ist Seated"."""
+    round_, _ = make_round(tournament, 1, [players[:6], players[6:]])
+    round_.status = Round.Status.SEATED
+    round_.save()
+    with translation.override("en"), pytest.raises(errors.RoundNotClosable) as refused:
+        rounds.close_round(round_=round_)
+    for language in ("de", "en"):
+        with translation.override(language):
+            state = str(Round.Status.SEATED.label)
+        assert state in refused.value.message_in(language), language
 
 
 def test_the_final_is_seated_from_the_qualifiers_and_crowns_the_winner(

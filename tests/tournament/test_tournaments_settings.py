@@ -191,13 +191,17 @@ FROZEN_CHANGES = {
 @pytest.mark.parametrize(("name", "value"), sorted(FROZEN_CHANGES.items()))
 def test_seating_and_scoring_settings_are_frozen_once_running(status, name, value):
     tournament = TournamentFactory(status=status)
-    with pytest.raises(tournaments.SettingsFrozen) as info:
+    with translation.override("en"), pytest.raises(tournaments.SettingsFrozen) as info:
         tournaments.update_tournament(tournament=tournament, **{name: value})
     assert info.value.code == "tournament_settings_frozen"
     assert info.value.http_status == 409
     with translation.override("en"):
         label = str(Tournament._meta.get_field(name).verbose_name)
     assert label in info.value.message_in("en")
+    for language in ("de", "en"):  # the state in each language's words, not the asker's
+        with translation.override(language):
+            state = str(S(status).label)
+        assert state in info.value.message_in(language), language
     tournament.refresh_from_db()
     assert getattr(tournament, name) != value
 

@@ -101,10 +101,16 @@ def test_cannot_finish_while_a_round_is_played(round_status):
     tournament = _ready(S.RUNNING)
     RoundFactory(tournament=tournament, number=1, status=Round.Status.COMPLETE)
     RoundFactory(tournament=tournament, number=2, status=round_status)
-    with pytest.raises(lifecycle.TransitionRefused) as info:
-        lifecycle.transition(tournament=tournament, to=S.FINISHED)
+    with translation.override("en"), pytest.raises(lifecycle.TransitionRefused) as info:
+        lifecycle.transition(tournament=tournament, to=S.FINISHED)  # asked in English
     assert info.value.code == "tournament_round_open"
     assert "round 2" in info.value.message_in("en")
+    # the round's state in the words of each language, not the asker's in both (the German
+    # refusal read "Runde 2 ist Running")
+    for language in ("de", "en"):
+        with translation.override(language):
+            state = str(Round.Status(round_status).label)
+        assert state in info.value.message_in(language), language
 
 
 def test_finish_after_the_rounds_are_complete():
