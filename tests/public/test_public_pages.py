@@ -358,6 +358,24 @@ def test_player_page_lists_games_and_charts_net_worth(client, live_table, tourna
     assert client.get(f"/t/{other.slug}/players/{seated[0].pk}/").status_code == 404
 
 
+def test_a_player_without_a_confirmed_game_shows_no_place_or_totals(
+    client, django_capture_on_commit_callbacks, tournament, players
+):
+    """No "Place 0." and "Net worth 0" beside a game worth 1,300 provisionally (seen in the
+    demo): the totals wait for a confirmed game, on the public page and the player's own."""
+    _, tables = make_round(tournament, 1, [players[:6], players[6:]])
+    with django_capture_on_commit_callbacks(execute=True):
+        play(tables[0], {p: 1000 + 100 * i for i, p in enumerate(players[:6])})
+        play(tables[1], {p: 2000 + 100 * i for i, p in enumerate(players[6:])}, confirm=False)
+    waiting, counted = players[6], players[5]
+    for player, ranked in ((waiting, False), (counted, True)):
+        for page in (f"/t/ka/players/{player.pk}/", f"/p/{player.pass_code}/"):
+            body = text_of(client.get(page, **EN))
+            assert ("data-unranked" in body) is not ranked, page
+            assert ("<dd>0.</dd>" in body or "<dd>–</dd>" in body) is False, page
+            assert ('class="pub-stats"' in body) is ranked, page
+
+
 def test_player_page_keeps_places_of_held_rounds_hidden(
     client, django_capture_on_commit_callbacks, tournament, players
 ):
