@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 import pytest
-from factories import ClubFactory, PlayerFactory, TournamentFactory, UserFactory
+from factories import (
+    ClubFactory,
+    PlayerFactory,
+    RoundFactory,
+    SeatFactory,
+    TableFactory,
+    TournamentFactory,
+    UserFactory,
+)
 
-from tournament.models import Player
+from tournament.models import Player, Round, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -110,6 +118,30 @@ def test_one_tap_undo(organizer_client, tournament):
     assert 'data-checked-in="false"' in response.content.decode()
     player.refresh_from_db()
     assert not player.checked_in
+
+
+def test_no_undo_is_offered_once_a_players_round_began(organizer_client, tournament):
+    """Undoing the check-in of a player seated in a round that began is refused (a drop-out
+    takes them out): the desk and the list offer no button that could only be refused."""
+    tournament.status = Tournament.Status.RUNNING
+    tournament.save()
+    seated = PlayerFactory(tournament=tournament, name="Anna Müller", checked_in=True)
+    waiting = PlayerFactory(tournament=tournament, name="Ben Becker", checked_in=True)
+    table = TableFactory(round=RoundFactory(tournament=tournament, number=1,
+                                            status=Round.Status.RUNNING))
+    SeatFactory(table=table, player=seated, position=1)
+
+    def undo_offered(body: str, player: Player) -> bool:
+        return f"/manage/cup/players/{player.pk}/undo-check-in/" in body
+
+    for page in ("/manage/cup/check-in/", "/manage/cup/players/"):
+        body = organizer_client.get(page).content.decode()
+        assert not undo_offered(body, seated) and undo_offered(body, waiting), page
+    # the row a desk action answers with says the same (a drop-out undone, here)
+    organizer_client.post(f"/manage/cup/players/{seated.pk}/drop-out/")
+    row = organizer_client.post(f"/manage/cup/players/{seated.pk}/undo-drop-out/",
+                                {"from": "desk"}, **HTMX).content.decode()
+    assert "Anna Müller" in row and not undo_offered(row, seated)
 
 
 def test_refused_check_in_answers_with_an_error_fragment(organizer_client, tournament):

@@ -15,7 +15,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Min, Q, QuerySet
+from django.db.models import Count, Exists, Min, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from config.errors import Conflict
@@ -450,8 +450,21 @@ def desk_rows(
     found = sorted(_matching(_shown(tournament, show), query),
                    key=lambda row: names.sort_key(row[1]))
     shown = [pk for pk, _name in found[:limit]]
-    by_pk = Player.objects.select_related("club", "signup").in_bulk(shown)
+    by_pk = _as_the_desk_shows().in_bulk(shown)
     return [by_pk[pk] for pk in shown if pk in by_pk], len(found) > limit
+
+
+def desk_row(player_id: int) -> Player:
+    """One player as the desk shows them (the row a desk action answers with)."""
+    return _as_the_desk_shows().get(pk=player_id)
+
+
+def _as_the_desk_shows() -> QuerySet[Player]:
+    """Players with their club and sign-up, and ``check_in_kept``: seated in a round that has
+    begun, their check-in can no longer be taken back (:func:`undo_check_in`), so the desk
+    offers no button that could only be refused — a drop-out takes them out then."""
+    played = Seat.objects.filter(player=OuterRef("pk"), round__status__in=PLAYED_ROUND_STATES)
+    return Player.objects.select_related("club", "signup").annotate(check_in_kept=Exists(played))
 
 
 def next_open_round(tournament: Tournament) -> int:

@@ -220,6 +220,7 @@ def _player_action(action: str):
     def view(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         player = service(player=_player(slug, pk))
         if request.htmx and request.POST.get("from") == "desk":
+            player = players.desk_row(player.pk)
             players.mark_seated_from(player.tournament, [player])
             return render(
                 request,
