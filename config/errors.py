@@ -51,10 +51,15 @@ class DomainError(Exception):
             text = force_str(self.message)
             return text % self.params if self.params else text
 
+    @property
+    def text(self) -> str:
+        """The message in the active language (a page that shows a refusal beside its button)."""
+        return self.message_in(translation.get_language() or "de")
+
     def as_dict(self) -> dict[str, str]:
         return {
             "code": self.code,
-            "detail": self.message_in(translation.get_language() or "de"),
+            "detail": self.text,
             "message_de": self.message_in("de"),
             "message_en": self.message_in("en"),
         }

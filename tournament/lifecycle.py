@@ -41,9 +41,12 @@ TRANSITIONS: dict[str, tuple[str, ...]] = {
 OPEN_ROUND_STATES = (Round.Status.LOCKED, Round.Status.RUNNING)
 
 
-def allowed_transitions(tournament: Tournament) -> list[tuple[str, Any]]:
-    """(status, label) of the moves the state machine allows from the tournament's status."""
-    return [(to, Status(to).label) for to in TRANSITIONS.get(tournament.status, ())]
+def allowed_transitions(tournament: Tournament) -> list[tuple[str, Any, TransitionRefused | None]]:
+    """(status, label, refusal) of the moves the state machine allows from the tournament's
+    status: the status box shows a move refused now (a round still being played, too few
+    players checked in) with its reason instead of a button that could only be refused."""
+    return [(to, Status(to).label, refusal(tournament, to))
+            for to in TRANSITIONS.get(tournament.status, ())]
 
 
 def minimum_players(tournament: Tournament) -> int:
@@ -51,24 +54,24 @@ def minimum_players(tournament: Tournament) -> int:
     return max(2, tournament.table_size - 1)
 
 
-@transaction.atomic
-def transition(*, tournament: Tournament, to: str) -> Tournament:
-    """Move the tournament to status ``to`` or raise :class:`TransitionRefused`."""
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+def refusal(tournament: Tournament, to: str) -> TransitionRefused | None:
+    """Why ``tournament`` cannot move to status ``to`` now, or None: what :func:`transition`
+    raises and the status box shows — one check for both."""
     current = tournament.status
     if to not in Status.values:
-        raise TransitionRefused(STATUS_UNKNOWN, code="tournament_status_unknown", params={"to": to})
+        return TransitionRefused(STATUS_UNKNOWN, code="tournament_status_unknown",
+                                 params={"to": to})
     if to == current:
-        raise TransitionRefused(
+        return TransitionRefused(
             STATUS_UNCHANGED,
             code="tournament_status_unchanged",
             params={"status": Status(current).label},
         )
     allowed = TRANSITIONS[current]
     if not allowed:
-        raise TransitionRefused(TRANSITION_FINAL, code="tournament_finished")
+        return TransitionRefused(TRANSITION_FINAL, code="tournament_finished")
     if to not in allowed:
-        raise TransitionRefused(
+        return TransitionRefused(
             TRANSITION_NOT_ALLOWED,
             code="tournament_transition_not_allowed",
             params={
@@ -80,14 +83,14 @@ def transition(*, tournament: Tournament, to: str) -> Tournament:
     if current == Status.REGISTRATION and to == Status.DRAFT:
         count = tournament.rounds.count()
         if count:
-            raise TransitionRefused(
+            return TransitionRefused(
                 HAS_ROUNDS, code="tournament_has_rounds", params={"count": count}
             )
     if to == Status.RUNNING:
         count = tournament.players.filter(checked_in=True, dropped_out=False).count()
         minimum = minimum_players(tournament)
         if count < minimum:
-            raise TransitionRefused(
+            return TransitionRefused(
                 TOO_FEW_TO_START,
                 code="tournament_not_enough_players",
                 params={"count": count, "minimum": minimum},
@@ -97,11 +100,22 @@ def transition(*, tournament: Tournament, to: str) -> Tournament:
             tournament.rounds.filter(status__in=OPEN_ROUND_STATES).order_by("number").first()
         )
         if open_round is not None:
-            raise TransitionRefused(
+            return TransitionRefused(
                 ROUND_OPEN,
                 code="tournament_round_open",
-                params={"number": open_round.number, "status": Round.Status(open_round.status).label},
+                params={"number": open_round.number,
+                        "status": Round.Status(open_round.status).label},
             )
+    return None
+
+
+@transaction.atomic
+def transition(*, tournament: Tournament, to: str) -> Tournament:
+    """Move the tournament to status ``to`` or raise :class:`TransitionRefused`."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    refused = refusal(tournament, to)
+    if refused is not None:
+        raise refused
     tournament.status = to
     tournament.save(update_fields=["status"])
     return tournament

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 
 import pytest
 from django.utils import translation
@@ -130,7 +131,7 @@ def test_refusal_message_is_bilingual():
 
 
 def test_allowed_transitions_for_the_buttons():
-    assert [to for to, _ in lifecycle.allowed_transitions(TournamentFactory(status=S.DRAFT))] == [
+    assert [to for to, _, _ in lifecycle.allowed_transitions(TournamentFactory(status=S.DRAFT))] == [
         S.REGISTRATION
     ]
     finished = TournamentFactory(status=S.FINISHED)
@@ -148,6 +149,21 @@ def test_detail_page_shows_the_allowed_moves_and_links(client):
     assert 'data-to="finished"' not in body
     for path in ("players/", "check-in/", "players/import/", "settings/"):
         assert f"/manage/{tournament.slug}/{path}" in body
+
+
+def test_a_move_refused_now_shows_its_reason_instead_of_a_button_that_fails(client):
+    """"Move to: Finished" while round 1 runs was a green button answered by "Not possible"
+    (seen in the demo): the status box shows the move disabled with the service's reason."""
+    tournament = _ready(S.RUNNING)
+    RoundFactory(tournament=tournament, number=1, status=Round.Status.RUNNING)
+    client.force_login(OrganizerFactory())
+    body = client.get(f"/manage/{tournament.slug}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    button = re.search(r'<button[^>]*data-to="finished"[^>]*>', body)[0]
+    assert "disabled" in button
+    assert 'data-refused="tournament_round_open"' in body and "round 1" in body
+    Round.objects.filter(tournament=tournament).update(status=Round.Status.COMPLETE)
+    body = client.get(f"/manage/{tournament.slug}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "disabled" not in re.search(r'<button[^>]*data-to="finished"[^>]*>', body)[0]
 
 
 def test_transition_button_moves_and_redirects(client):
