@@ -75,6 +75,12 @@ JS_STRINGS = {
     # the deal's answer, computed in the browser (same words as the server's check)
     "deal_paid": _("%(player)s is dealt %(deed)s and pays %(amount)s to the bank."),
     "deal_free": _("%(player)s is dealt %(deed)s free of charge."),
+    # the start sheet, while deeds are ticked on the deal form but not confirmed
+    "deal_unbooked_one": _(
+        "1 more deed is ticked on the deal but not booked yet: “Confirm the deal” books it."),
+    "deal_unbooked_many": _(
+        "%(n)s more deeds are ticked on the deal but not booked yet: “Confirm the deal” books "
+        "them."),
     "cash_head": _("Cash"),
     "before": _("before"),
     "change": _("change"),

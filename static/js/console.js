@@ -71,7 +71,7 @@
     conflict: showConflict,
   });
   const clock = createClock({ t, gameTimeLabel: I18N.game_time, onDue: askServer });
-  const { build, localDealAnswer, setContext, adjust, pickAuctionStep, setupInlineForms } =
+  const { build, localDealAnswer, setContext, adjust, pickAuctionStep, setupInlineForms, dealBooked } =
     createActions({ t, pname, dname, player, game: () => data });
 
   // ------------------------------------------------------------------ small helpers
@@ -125,8 +125,9 @@
     }
     clock.sync(c);
     selectPlayer(currentPlayer(), true);
-    setupInlineForms();
+    const ticked = setupInlineForms();
     markQueued();
+    if (ticked) schedulePreview(ticked); // the deal's kept ticks: their answer again
     renderQueue();
     restoreDetails();
     if (main) main.dataset.ready = "1";
@@ -302,7 +303,8 @@
       const queued = used.has(input.value);
       const label = input.closest("label");
       if (label) label.classList.toggle("is-queued", queued);
-      if (input.type !== "hidden" && !input.hasAttribute("data-owned")) input.disabled = queued;
+      // (a deed ticked for another player on the deal form stays untappable too)
+      if (input.type !== "hidden" && !input.hasAttribute("data-owned")) input.disabled = queued || input.hasAttribute("data-ticked-for");
     });
     const auction = $(".auction-form");
     if (auction) pickAuctionStep(auction, used);
@@ -441,6 +443,7 @@
     if (dialog) {
       dialog.close();
     } else {
+      if (form.dataset.action === "deal") dealBooked();
       form.reset();
       $(".answer", form).innerHTML = "";
       setupInlineForms();

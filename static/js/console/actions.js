@@ -37,14 +37,16 @@
       },
       deal(fd, form) {
         const p = fd.get("player");
-        const deeds = fd.getAll("deed");
         if (!p) return hint("choose_player");
-        if (!deeds.length) return hint("choose_deed");
-        const left = int(form.dataset.max) - int(form.querySelector(`input[name=player][value="${CSS.escape(p)}"]`).dataset.dealt);
-        if (deeds.length > left) return hint("max_deals", { name: pname(p), n: left });
+        const picks = dealPicks(form);
+        if (!picks.length) return hint("choose_deed");
+        for (const [key, deeds] of picks) {
+          const left = int(form.dataset.max) - int(form.querySelector(`input[name=player][value="${CSS.escape(key)}"]`).dataset.dealt);
+          if (deeds.length > left) return hint("max_deals", { name: pname(key), n: left });
+        }
         return {
-          events: deeds.map((d) => ({ type: "deal", player: p, deed: d })),
-          label: t("label_deal", { player: pname(p), deeds: deeds.map(dname).join(", ") }),
+          events: picks.flatMap(([key, deeds]) => deeds.map((d) => ({ type: "deal", player: key, deed: d }))),
+          label: picks.map(([key, deeds]) => t("label_deal", { player: pname(key), deeds: deeds.map(dname).join(", ") })).join("; "),
         };
       },
       buy(fd) {
@@ -226,12 +228,87 @@
           lines.push(t("deal_free", { player: pname(ev.player), deed: deed.name }));
         }
       }
-      const rows = Object.keys(cash).filter((k) => cash[k] !== before[k]).map((k) => {
+      // (in seat order: numeric keys would come first in an object's own order)
+      const rows = data.players.map((p) => p.key).filter((k) => cash[k] !== before[k]).map((k) => {
         const delta = cash[k] - before[k];
         return `<tr><td>${esc(pname(k))}</td><td class="num">${before[k]}</td><td class="num">${delta > 0 ? "+" : ""}${delta}</td><td class="num"><b>${cash[k]}</b></td></tr>`;
       }).join("");
       const table = rows ? `<table class="grid cash-after"><thead><tr><th>${esc(t("cash_head"))}</th><th class="num">${esc(t("before"))}</th><th class="num">${esc(t("change"))}</th><th class="num">${esc(t("after"))}</th></tr></thead><tbody>${rows}</tbody></table>` : "";
       return `<div class="answer-body is-ok" data-ok="1" data-local="1"><ul class="answer-lines">${lines.map((l) => `<li>${esc(l)}</li>`).join("")}</ul>${table}</div>`;
+    }
+
+    // ---------------------------------------------------------------- the deal's ticks
+    // The deal form shows one player's ticks at a time. The others' are kept here (player key ->
+    // deed keys) while the banker switches between players, shown on their tiles and chips, and
+    // "Confirm the deal" books them all; they outlive a new fragment (a follow, the clock
+    // started) and are forgotten once booked. A switch of player never drops a tick.
+    const deal = { player: null, picks: new Map() };
+
+    /** The ticks on screen, noted as those of the player they were made for. */
+    function keepTicks(form) {
+      if (!deal.player) return;
+      const ticked = $$("input[name=deed]", form).filter((i) => i.checked).map((i) => i.value);
+      if (ticked.length) deal.picks.set(deal.player, ticked);
+      else deal.picks.delete(deal.player);
+    }
+
+    /** [player, deeds] of every player with ticks, in seat order. */
+    function dealPicks(form) {
+      const current = (form.querySelector("input[name=player]:checked") || {}).value;
+      if (current && current === deal.player) keepTicks(form);
+      return $$("input[name=player]", form)
+        .map((i) => [i.value, deal.picks.get(i.value) || []])
+        .filter(([, deeds]) => deeds.length);
+    }
+
+    function ticksWaiting() {
+      let n = 0;
+      deal.picks.forEach((deeds) => { n += deeds.length; });
+      return n;
+    }
+
+    /** The kept ticks on the form: the player's own ticked, another player's marked with
+     * their seat and name (and not to be tapped for this one), the chips with their count. */
+    function paintDeal(form) {
+      const ticker = {};
+      deal.picks.forEach((deeds, key) => deeds.forEach((d) => { ticker[d] = key; }));
+      $$("input[name=player]", form).forEach((input) => {
+        input.checked = input.value === deal.player;
+        const n = (deal.picks.get(input.value) || []).length;
+        const mark = $("[data-ticked]", input.closest("label"));
+        if (mark) {
+          mark.hidden = !n;
+          mark.textContent = n ? `+${n}` : "";
+        }
+      });
+      $$("input[name=deed]", form).forEach((input) => {
+        const key = ticker[input.value];
+        const other = !!key && key !== deal.player;
+        const label = input.closest("label");
+        input.checked = !!key && !other;
+        label.classList.toggle("is-ticked-other", other);
+        let tag = $(".deed-for", label);
+        if (other) {
+          input.setAttribute("data-ticked-for", key);
+          if (!tag) {
+            tag = document.createElement("span");
+            tag.className = "deed-sub deed-for";
+            label.appendChild(tag);
+          }
+          const p = player(key);
+          tag.innerHTML = `<span class="owner-badge">${esc(String(p ? p.seat : ""))}</span> ${esc(pname(key))}`;
+        } else {
+          input.removeAttribute("data-ticked-for");
+          if (tag) tag.remove();
+        }
+        if (!input.hasAttribute("data-owned")) input.disabled = other || label.classList.contains("is-queued");
+      });
+    }
+
+    /** The deal was confirmed: its ticks are booked (queued), none is kept any longer. */
+    function dealBooked() {
+      deal.player = null;
+      deal.picks.clear();
     }
 
     // ---------------------------------------------------------------- the forms themselves
@@ -287,8 +364,18 @@
         const price = form.elements.price;
         price.disabled = none;
         if (none) price.value = "";
-      } else if (action === "deal" && changed && changed.name === "player") {
-        $$("input[name=deed]", form).forEach((input) => { input.checked = false; });
+      } else if (action === "deal" && changed && (changed.name === "player" || changed.name === "deed")) {
+        keepTicks(form); // (a new player: the ticks on screen are still the last one's)
+        if (changed.name === "player") deal.player = changed.value;
+        paintDeal(form);
+      } else if (action === "start") {
+        // "Only 0 of 12 dealt" while deeds are ticked on the deal form: say that they wait.
+        const note = $("[data-deal-unbooked]", form);
+        const n = ticksWaiting();
+        if (note) {
+          note.hidden = !n;
+          note.textContent = n ? t(n === 1 ? "deal_unbooked_one" : "deal_unbooked_many", { n }) : "";
+        }
       }
     }
 
@@ -301,14 +388,31 @@
       $(".btn-confirm", form).hidden = !current;
     }
 
+    /** A new fragment's inline forms; answers the deal form if it shows kept ticks (its
+     * answer is to be given again), else null. */
     function setupInlineForms() {
-      const deal = $(".deal-form");
-      if (deal && !deal.querySelector("input[name=player]:checked")) {
-        const next = deal.querySelector("input[name=player]:not(:disabled)");
-        if (next) next.checked = true;
+      const form = $(".deal-form");
+      if (!form) {
+        dealBooked(); // the deal is over
+        return null;
       }
+      const byValue = (name, value) => form.querySelector(`input[name=${name}][value="${CSS.escape(value)}"]`);
+      const open = (key) => { const input = byValue("player", key); return !!input && !input.disabled; };
+      // A new fragment: a deed dealt meanwhile (another device) or a player dealt in full
+      // takes no kept tick any more; every other tick stays.
+      deal.picks.forEach((deeds, key) => {
+        const free = deeds.filter((d) => { const input = byValue("deed", d); return !!input && !input.hasAttribute("data-owned"); });
+        if (open(key) && free.length) deal.picks.set(key, free);
+        else deal.picks.delete(key);
+      });
+      if (!deal.player || !open(deal.player)) {
+        const next = form.querySelector("input[name=player]:checked") || form.querySelector("input[name=player]:not(:disabled)");
+        deal.player = next ? next.value : null;
+      }
+      paintDeal(form);
+      return deal.picks.size ? form : null;
     }
 
-    return { build, localDealAnswer, setContext, adjust, pickAuctionStep, setupInlineForms };
+    return { build, localDealAnswer, setContext, adjust, pickAuctionStep, setupInlineForms, dealBooked };
   };
 })();
