@@ -186,23 +186,43 @@ def landing(user: User | AnonymousUser) -> str:
         return reverse("home")
     if may_create_tournaments(user):
         return reverse("organizer:dashboard")
-    roles = list(
-        StaffRole.objects.filter(user=user).exclude(role=Role.BANKER)
-        .values_list("tournament__slug", "role")
-    )
-    slugs = {slug for slug, _role in roles}
-    if len(slugs) > 1 or any(role == Role.ORGANIZER for _slug, role in roles):
+    roles = _roles_by_tournament(user)
+    if len(roles) > 1 or any(Role.ORGANIZER in held for held in roles.values()):
         return reverse("organizer:dashboard")
-    if slugs:
-        (slug,) = slugs
-        if any(role == Role.HEAD_REFEREE for _slug, role in roles):
-            return reverse("round_desk:desk", kwargs={"slug": slug})
-        return reverse("organizer:desk", kwargs={"slug": slug})
+    if roles:
+        ((slug, held),) = roles.items()
+        return _work_page(slug, held)
     if StaffRole.objects.filter(user=user, role=Role.BANKER).exists() or (
         banked_tables(user).exists()
     ):
         return reverse("banker:tables")
     return reverse("home")
+
+
+def work_pages(user: User | AnonymousUser) -> dict[str, str]:
+    """Each staffed tournament's page where the person works in it (slug → URL), for the staff's
+    start page: a head referee's link opens the round desk, a desk volunteer's the check-in
+    desk — as :func:`landing` does for one tournament. One query."""
+    if may_create_tournaments(user):
+        return {}  # the tournament's own page, for every tournament
+    return {slug: _work_page(slug, held) for slug, held in _roles_by_tournament(user).items()}
+
+
+def _roles_by_tournament(user: User) -> dict[str, set[str]]:
+    """The staff roles (bankers aside) the person holds, by tournament slug."""
+    roles: dict[str, set[str]] = {}
+    for slug, role in (StaffRole.objects.filter(user=user).exclude(role=Role.BANKER)
+                       .values_list("tournament__slug", "role")):
+        roles.setdefault(slug, set()).add(role)
+    return roles
+
+
+def _work_page(slug: str, roles: set[str]) -> str:
+    if Role.ORGANIZER in roles:
+        return reverse("organizer:tournament", kwargs={"slug": slug})
+    if Role.HEAD_REFEREE in roles:
+        return reverse("round_desk:desk", kwargs={"slug": slug})
+    return reverse("organizer:desk", kwargs={"slug": slug})
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from tournament import (
@@ -26,13 +27,18 @@ def landing(request: HttpRequest) -> HttpResponse:
 @access.require_login(access.has_staff_page)
 @require_GET
 def dashboard(request: HttpRequest) -> HttpResponse:
+    tournaments = selectors.tournaments_with_counts().filter(
+        pk__in=access.staffed_tournaments(request.user).values("pk")
+    )
+    work = access.work_pages(request.user)  # a head referee's link opens the round desk, …
     return render(
         request,
         "tournament/dashboard.html",
         {
-            "tournaments": selectors.tournaments_with_counts().filter(
-                pk__in=access.staffed_tournaments(request.user).values("pk")
-            ),
+            "tournaments": [
+                (t, work.get(t.slug) or reverse("organizer:tournament", args=[t.slug]))
+                for t in tournaments
+            ],
             "may_create": access.may_create_tournaments(request.user),
         },
     )
