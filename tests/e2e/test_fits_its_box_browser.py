@@ -104,3 +104,37 @@ def test_every_name_of_the_hall_seating_list_lies_inside_the_screen(page, demo, 
     assert page.locator(".hall-seat").count() == 36
     assert page.evaluate(SEATS_OUTSIDE) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
+
+
+#: The scroll position and the names shown whole on the seating list's current page.
+SHOWN_WHOLE = """() => {
+  const box = document.querySelector('[data-autoscroll]'); const r = box.getBoundingClientRect();
+  return [box.scrollTop, [...document.querySelectorAll('.hall-seat')].filter((seat) => {
+    const b = seat.getBoundingClientRect(); return b.top >= r.top - 1 && b.bottom <= r.bottom + 1;
+  }).map((seat) => seat.textContent.trim())];
+}"""
+
+
+def test_a_seating_list_longer_than_the_screen_turns_page_by_page(page, demo):
+    """A list longer than the screen holds still page by page (read from 10 m; before, it
+    crept up a pixel at a time), and its pages together show every name whole."""
+    screen = HallScreen.objects.get(key=demo.hall_screen)
+    screens.set_mode(screen=screen, mode=HallScreen.Mode.SEATING)
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(f"/t/{DEMO_SLUG}/hall/{screen.key}/")
+    page.wait_for_selector(".hall-seat")
+    everyone = set(page.locator(".hall-seat").all_text_contents())
+    seen, tops = set(), []
+    while True:
+        top, names = page.evaluate(SHOWN_WHOLE)
+        page.wait_for_timeout(1500)
+        assert page.evaluate(SHOWN_WHOLE) == [top, names]  # the page holds still
+        tops.append(top)
+        seen.update(" ".join(name.split()) for name in names)
+        page.wait_for_function(
+            f"() => document.querySelector('[data-autoscroll]').scrollTop !== {top}",
+            timeout=12_000)
+        if page.evaluate("document.querySelector('[data-autoscroll]').scrollTop") == 0:
+            break
+    assert len(tops) >= 2, tops  # more than one page
+    assert {" ".join(name.split()) for name in everyone} <= seen
