@@ -2,7 +2,7 @@
 the desk (``scoring.screens``); the screen polls its content with an ETag (mostly a 304) and
 follows within seconds. Large type for 10 m, no login, no interaction.
 
-- ``seating``: name → table, alphabetical (DIN 5007, by last name), scrolling by itself;
+- ``seating``: name → table, alphabetical (DIN 5007, by last name), page by page (each holds still);
 - ``clock``: the round clock (time to the auction stop and to the limit; the tables whose
   clocks differ listed apart) and the tables' states;
 - ``standings``: the top of the table and the qualification line;

@@ -311,24 +311,37 @@
     });
   }
 
-  // --- hall screens: a long list scrolls by itself, pauses at both ends, starts over ---------
+  // --- hall screens: a list longer than the screen turns page by page -----------------------
+  // Each page holds still for PAGE_MS (read from 10 m, not while it moves); the next page starts
+  // with the first line the last one did not show whole, so every name is shown in full once
+  // per round; after the last page the list starts over.
+
+  const PAGE_MS = 8000;
+
+  function nextPageTop(box) {
+    const boxTop = box.getBoundingClientRect().top;
+    const bottom = box.scrollTop + box.clientHeight;
+    const list = box.firstElementChild;
+    if (!list) return 0;
+    for (const line of list.children) {
+      const rect = line.getBoundingClientRect();
+      const top = rect.top - boxTop + box.scrollTop;
+      if (top + rect.height > bottom + 1) return top > box.scrollTop ? top : bottom;
+    }
+    return 0;
+  }
 
   function setupAutoscroll() {
-    let pauseUntil = 0;
-    let position = 0;
+    let turnAt = 0;
     let last = null;
     function step(time) {
       const box = document.querySelector("[data-autoscroll]");
       if (box) {
-        if (box !== last) { last = box; position = 0; pauseUntil = time + 4000; box.scrollTop = 0; }
-        const room = box.scrollHeight - box.clientHeight;
-        if (room > 0 && time > pauseUntil) {
-          if (position >= room) { position = 0; pauseUntil = time + 4000; }
-          else {
-            position = Math.min(room, position + box.clientHeight / 600); // a screen in ~10 s
-            if (position >= room) pauseUntil = time + 4000;
-          }
-          box.scrollTop = position;
+        if (box !== last) { last = box; turnAt = time + PAGE_MS; box.scrollTop = 0; }
+        if (time >= turnAt) {
+          turnAt = time + PAGE_MS;
+          const room = box.scrollHeight - box.clientHeight;
+          box.scrollTop = room > 0 && box.scrollTop < room ? Math.min(room, nextPageTop(box)) : 0;
         }
       }
       window.requestAnimationFrame(step);

@@ -78,7 +78,7 @@ def test_a_hall_screen_switches_from_the_seating_list_to_the_clock(page, hall):
     view = page.locator("[data-hall-mode]")
     expect(view).to_have_attribute("data-hall-mode", "seating")
     expect(page.locator(".hall-names")).to_contain_text("Weiß, Erika")
-    # the list scrolls by itself
+    # the list turns its first page by itself
     page.wait_for_function(
         "() => document.querySelector('[data-autoscroll]').scrollTop > 0", timeout=12_000)
     tournament_services.start_round(round_=round_)  # the desk starts the round
