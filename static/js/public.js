@@ -334,15 +334,24 @@
   function setupAutoscroll() {
     let turnAt = 0;
     let last = null;
+    let shown = { list: null, top: 0 };
     function step(time) {
       const box = document.querySelector("[data-autoscroll]");
       if (box) {
-        if (box !== last) { last = box; turnAt = time + PAGE_MS; box.scrollTop = 0; }
+        if (box !== last) {
+          // New content (the screen polls): the same list (its round's seating, a seat moved
+          // or a table's game moved on) stays on the page it was on; another list starts over.
+          const same = last !== null && box.dataset.autoscroll && box.dataset.autoscroll === shown.list;
+          last = box;
+          if (same) box.scrollTop = shown.top;
+          else { turnAt = time + PAGE_MS; box.scrollTop = 0; }
+        }
         if (time >= turnAt) {
           turnAt = time + PAGE_MS;
           const room = box.scrollHeight - box.clientHeight;
           box.scrollTop = room > 0 && box.scrollTop < room ? Math.min(room, nextPageTop(box)) : 0;
         }
+        shown = { list: box.dataset.autoscroll, top: box.scrollTop };
       }
       window.requestAnimationFrame(step);
     }

@@ -19,8 +19,9 @@ from django.test import Client
 from django.utils import timezone
 
 from demo.build import DEMO_SLUG, OPEN_SLUG, build_demo
-from scoring import screens
+from scoring import cache, screens
 from scoring.models import HallScreen
+from tournament.models import Player
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -138,3 +139,26 @@ def test_a_seating_list_longer_than_the_screen_turns_page_by_page(page, demo):
             break
     assert len(tops) >= 2, tops  # more than one page
     assert {" ".join(name.split()) for name in everyone} <= seen
+
+
+def test_a_new_content_of_the_same_list_keeps_the_page_it_was_on(page, demo):
+    """The screen polls: a seat moved or a name corrected makes the list's content new. The
+    same list stays on the page it was on (before, every new content started it over at its
+    first page)."""
+    screen = HallScreen.objects.get(key=demo.hall_screen)
+    screens.set_mode(screen=screen, mode=HallScreen.Mode.SEATING)
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(f"/t/{DEMO_SLUG}/hall/{screen.key}/")
+    page.wait_for_selector(".hall-seat")
+    page.wait_for_function("() => document.querySelector('[data-autoscroll]').scrollTop > 0",
+                           timeout=12_000)
+    top = page.evaluate("document.querySelector('[data-autoscroll]').scrollTop")
+    page.evaluate("document.querySelector('[data-autoscroll]').dataset.old = '1'")
+    # a name corrected at the desk: the list's content is new (an identical content is a 304)
+    player = Player.objects.filter(tournament__slug=DEMO_SLUG, public_name_consent=True).last()
+    player.name = "Zacharias Zuletzt"
+    player.save(update_fields=["name"])
+    cache.invalidate(DEMO_SLUG, cache.STANDINGS, cache.TABLES)
+    page.wait_for_function("() => !document.querySelector('[data-autoscroll]').dataset.old",
+                           timeout=10_000)  # the screen took the new content
+    assert page.evaluate("document.querySelector('[data-autoscroll]').scrollTop") == top
