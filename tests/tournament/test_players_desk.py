@@ -3,17 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from factories import (
-    ClubFactory,
-    PlayerFactory,
-    RoundFactory,
-    SeatFactory,
-    TableFactory,
-    TournamentFactory,
-    UserFactory,
-)
+from factories import ClubFactory, PlayerFactory, TournamentFactory, UserFactory
+from gameplay import make_round
 
-from tournament.models import Player, Round, Tournament
+from tournament.models import Player, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -127,9 +120,7 @@ def test_no_undo_is_offered_once_a_players_round_began(organizer_client, tournam
     tournament.save()
     seated = PlayerFactory(tournament=tournament, name="Anna Müller", checked_in=True)
     waiting = PlayerFactory(tournament=tournament, name="Ben Becker", checked_in=True)
-    table = TableFactory(round=RoundFactory(tournament=tournament, number=1,
-                                            status=Round.Status.RUNNING))
-    SeatFactory(table=table, player=seated, position=1)
+    make_round(tournament, 1, [[seated]])  # running
 
     def undo_offered(body: str, player: Player) -> bool:
         return f"/manage/cup/players/{player.pk}/undo-check-in/" in body
