@@ -29,7 +29,7 @@ from public.fragments import (
 )
 from referee import engine_cache, rules
 from referee import selectors as referee_selectors
-from referee.feed import amount, describe_event, format_clock
+from referee.feed import amount, describe_event, format_clock, ordinal
 from referee.privacy import HELD_EVENT_TYPES, public_event
 from scoring import cache
 from tournament import selectors as tournament_selectors
@@ -135,7 +135,7 @@ def paper_entry(result, players: list[dict[str, Any]], *, names: dict[str, str],
                         else _("bankrupt"))
             else:
                 what = amount(player.get("net_worth"))
-            parts.append(f"{player.get('place')}. {names.get(player['id'], player['name'])} "
+            parts.append(f"{ordinal(player.get('place'))} {names.get(player['id'], player['name'])} "
                          f"({what})")
         text = _("Result from the paper sheet: %(places)s.") % {"places": ", ".join(parts)}
     return {"seq": "paper", "type": "paper", "text": text, "clock": "", "voided": False}
