@@ -29,7 +29,7 @@ from public.fragments import (
 )
 from referee import engine_cache, rules
 from referee import selectors as referee_selectors
-from referee.feed import amount, describe_event, format_clock
+from referee.feed import amount, describe_event, format_clock, ordinal
 from referee.privacy import HELD_EVENT_TYPES, public_event
 from scoring import cache
 from tournament import selectors as tournament_selectors
@@ -135,7 +135,7 @@ def paper_entry(result, players: list[dict[str, Any]], *, names: dict[str, str],
                         else _("bankrupt"))
             else:
                 what = amount(player.get("net_worth"))
-            parts.append(f"{player.get('place')}. {names.get(player['id'], player['name'])} "
+            parts.append(f"{ordinal(player.get('place'))} {names.get(player['id'], player['name'])} "
                          f"({what})")
         text = _("Result from the paper sheet: %(places)s.") % {"places": ", ".join(parts)}
     return {"seq": "paper", "type": "paper", "text": text, "clock": "", "voided": False}
@@ -188,10 +188,11 @@ def _not_started(tournament: Tournament, table: Table, now) -> dict[str, Any]:
 
 
 def _players(
-    picture: dict[str, Any], engine, *, sheet: dict | None
+    picture: dict[str, Any], engine, *, sheet: dict | None, playing: bool
 ) -> tuple[dict[Any, dict[str, Any]], list[dict[str, Any]]]:
     """The game's players in seat order with their colours (and, by id, their seats on the
-    board); a paper sheet's figures replace the interrupted record's."""
+    board); a paper sheet's figures replace the interrupted record's. Who sits in jail only
+    while the game is being played (``playing``)."""
     places = {row["player"]: row["place"] for row in picture["standings"]}
     seats = {}
     players = []
@@ -202,7 +203,7 @@ def _players(
             "id": player["id"], "seat": i, "colour": colour, "name": player["name"],
             "club": club_label(player["name"], player["club"]),
             "net_worth": player["net_worth"], "cash": player.get("cash"),
-            "bankrupt": player["bankrupt"], "in_jail": player["in_jail"],
+            "bankrupt": player["bankrupt"], "in_jail": playing and player["in_jail"],
             "place": places.get(player["id"]),
             "deeds": [engine.board.deed(key).name for key in player["deeds"]],
         })
@@ -229,8 +230,9 @@ def table_live(tournament: Tournament, number: int, round_number: int | None = N
     engine = engine_cache.engine_for(game)
     names = {p["id"]: p["name"] for p in picture["players"]}
     result = referee_selectors.result_of(game)
-    seats, players = _players(picture, engine, sheet=paper_figures(result, held=held))
     state = public_selectors.public_state(game, result)
+    seats, players = _players(picture, engine, sheet=paper_figures(result, held=held),
+                              playing=public_selectors.in_play(state))
     digest = names_digest(names)
     feed = derived(
         cache.key(tournament.slug,

@@ -23,6 +23,14 @@ from tournament.models import (
 #: The public pages say less than the desk: a counted result still reads "ended" until it is
 #: confirmed, and the auction stop shows only while deeds are left to auction.
 PUBLIC_WORDS = {"counted": "ended", "auction_stop": "running"}
+#: The public states in which a game is being played: only then does a player's position
+#: during play (in jail) mean anything; once it has ended, nothing of it shows.
+IN_PLAY = frozenset({"running", "paused", "auction", "final_round"})
+
+
+def in_play(state: str) -> bool:
+    """Whether a game in public ``state`` (:func:`public_state`) is being played."""
+    return state in IN_PLAY
 
 
 def public_state(game: Game | None, result: GameResult | None) -> str:

@@ -43,6 +43,23 @@ def amount(value: Any) -> str:
     return formats.number_format(value, force_grouping=True)
 
 
+def ordinal(value):
+    """A place as an ordinal in the active language: 1st, 2nd, 11th / 1., 2., 11. (German);
+    anything but a whole number as it is."""
+    if isinstance(value, bool):
+        return str(value)
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return "" if value is None else str(value)
+    if number % 100 in (11, 12, 13):
+        text = _("%(number)sth")
+    else:
+        text = {1: _("%(number)sst"), 2: _("%(number)snd"), 3: _("%(number)srd")}.get(
+            number % 10, _("%(number)sth"))
+    return text % {"number": number}
+
+
 def _join(items: Sequence[str]) -> str:
     if not items:
         return ""

@@ -191,3 +191,25 @@ def test_the_leaderboard_fits_a_360_px_phone(page, hall):
     page.goto("/t/ka/tables/")
     assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
     page.screenshot(path=str(SHOTS / "tables-360.png"), full_page=True)
+
+
+def test_a_phone_shows_place_name_and_points_without_swiping(page, hall):
+    """At 390 px every line's place, name and points are on screen: the per-round columns give
+    way (they are on each player's page), and "not played yet" sits under the name instead of
+    widening the place column (the walk: the points behind a sideways swipe)."""
+    tournament, players, tables = hall
+    play(tables[0], {p: 1000 + 100 * i for i, p in enumerate(players[:6])},
+         start=timezone.now() - dt.timedelta(hours=2))  # table 2 has not played yet
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto("/t/ka/")
+    standings = page.locator("table.pub-standings")
+    expect(standings).to_be_visible()
+    scroller = page.locator(".pub-scroll")
+    assert scroller.evaluate("e => e.scrollWidth - e.clientWidth") <= 0  # nothing behind a swipe
+    assert not page.locator(".scroll-hint").is_visible()
+    for row in standings.locator("tbody tr[data-player]").all():
+        for cell in ("td.place", "td.name", "td.primary"):
+            box = row.locator(cell).bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, cell
+    place = standings.locator("tbody tr[data-player]").last.locator("td.place").bounding_box()
+    assert place["width"] < 60  # "–", not "not played yet"

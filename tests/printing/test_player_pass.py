@@ -78,7 +78,7 @@ def test_the_result_appears_after_confirmation_and_the_next_table_once_seated(
     with django_capture_on_commit_callbacks(execute=True):
         play(tables[0], {p: 1000 + 100 * i for i, p in enumerate(players[:6])})
     body = client.get(url, **EN).content.decode()
-    assert "1. place" in body and "Place</dt><dd>1.</dd>" in body
+    assert "1st place" in body and "Place</dt><dd>1st</dd>" in body
     make_round(tournament, 2, [players[6:], players[:6]], status=Round.Status.SEATED)
     body = client.get(url, **EN).content.decode()
     assert "data-me-next" in body and "Round 2" in body
