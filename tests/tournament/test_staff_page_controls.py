@@ -43,3 +43,17 @@ def test_the_staff_page_sets_its_checkbox_beside_its_label_and_styles_remove(cli
     remove = re.search(r'<button[^>]*aria-label="Entfernen[^>]*>', html).group(0)
     assert re.search(r'class="[^"]*\bsecondary\b', remove)
 
+
+
+@pytest.mark.django_db
+def test_the_sign_up_settings_set_each_checkbox_beside_its_label(client):
+    tournament = TournamentFactory(slug="anmeldung")
+    organizer = appoint(UserFactory(username="orga"), StaffRole.Role.ORGANIZER, tournament)
+    client.force_login(organizer)
+    html = client.get(f"/manage/{tournament.slug}/signups/").content.decode()
+    form = re.search(r'<form[^>]*data-form="signup-settings".*?</form>', html, re.S).group(0)
+    boxes = re.findall(r'<input type="checkbox" name="(\w+)"', form)
+    assert boxes
+    for name in boxes:
+        assert re.search(rf'<div class="field check">\s*<input type="checkbox" name="{name}"[^>]*>'
+                         rf'\s*<label for="id_{name}">', form), name
