@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from config.errors import DomainError
 from config.inputs import clean_note
 from referee import rulings
+from referee import selectors as referee_selectors
 from referee.history import result_history
 from referee.models import Game, GameResult
 from scoring.verify import verify_tournament
@@ -78,6 +79,9 @@ def result_response(
             "tournament": game.table.round.tournament,
             "game": game,
             "result": result,
+            # the table's state in the desk's words (one name per state: referee.selectors)
+            "state_label": referee_selectors.staff_state_label(
+                referee_selectors.table_state(game, result)),
             "placements": placements,
             "history": result_history(result),
             "code_refused": code_refused,

@@ -9,7 +9,7 @@ import datetime as dt
 
 import pytest
 from django.utils import timezone, translation
-from factories import PlayerFactory, TournamentFactory, UserFactory
+from factories import PlayerFactory, TournamentFactory, UserFactory, appoint
 from gameplay import finish_game, make_round, start_game
 
 from desk import views as desk_views
@@ -18,7 +18,7 @@ from public.selectors import public_state
 from referee import results as referee_results
 from referee import services as referee
 from referee.models import Game
-from tournament.models import Tournament
+from tournament.models import StaffRole, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -68,3 +68,11 @@ def test_the_demos_words_for_a_counted_table_and_one_after_the_auction_stop(roun
     assert labels[4] == "Beendet, wartet auf Bestätigung · Ergebnis gezählt"
     assert labels[3] == "Beendet, wartet auf Bestätigung · Zählung steht aus"
     assert labels[2] in {"Läuft · Auktionsstopp erledigt", "Auktionsstopp: Versteigerungen"}
+
+
+def test_the_result_page_names_the_state_as_the_desk_does(client, round_of_states):
+    client.force_login(appoint(UserFactory(), StaffRole.Role.HEAD_REFEREE, round_of_states))
+    game = Game.objects.get(table__round__tournament=round_of_states, table__number=4)
+    html = client.get(f"/manage/{round_of_states.slug}/results/{game.pk}/",
+                      HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "<strong>Beendet, wartet auf Bestätigung · Ergebnis gezählt</strong>" in html
