@@ -14,8 +14,10 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from config.errors import DomainError
 from config.inputs import clean_note, whole_amount
 from config.ratelimit import check_confirmation_attempt
+from desk.rulings import result_response
 from referee import errors, paper, results
 from referee.feed import amount
 from referee.models import Game, GameResult
@@ -190,7 +192,14 @@ def paper_result(request: HttpRequest, slug: str, number: int, table_number: int
 @require_POST
 def confirm_with_code(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id, table__round__tournament=request.tournament)
-    check_confirmation_attempt(request, game.table_id)  # 4 digits must not be guessable
-    results.confirm_result(game_id=game.pk, code=request.POST.get("code", ""), by=request.user)
+    code = request.POST.get("code", "")
+    try:
+        check_confirmation_attempt(request, game.table_id)  # 4 digits must not be guessable
+        results.confirm_result(game_id=game.pk, code=code, by=request.user)
+    except DomainError as refused:
+        if not access.can(request.user, Action.RULE, request.tournament):
+            raise  # the result page is the head referee's: others get the refusal page
+        # Back on the result page, the refusal beside the code field, the typed code kept.
+        return result_response(request, game, code_refused=refused, code=code[:4])
     messages.success(request, _("The result is confirmed with the table's code."))
     return redirect("round_desk:desk", slug=slug)

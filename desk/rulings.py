@@ -11,8 +11,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
+from config.errors import DomainError
 from config.inputs import clean_note
 from referee import rulings
+from referee import selectors as referee_selectors
 from referee.history import result_history
 from referee.models import Game, GameResult
 from scoring.verify import verify_tournament
@@ -53,7 +55,23 @@ def result_page(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
             % {"table": game.table.number},
         )
         return redirect("round_desk:result", slug=slug, game_id=game.pk)
-    history = result_history(result)
+    return result_response(request, game, result=result, placements=placements)
+
+
+def result_response(
+    request: HttpRequest,
+    game: Game,
+    *,
+    result: GameResult | None = None,
+    placements: list | None = None,
+    code_refused: DomainError | None = None,
+    code: str = "",
+) -> HttpResponse:
+    """The result page; after a refused code it comes back with the refusal beside the code
+    field and what was typed kept, at the refusal's own status (``DomainError.http_status``)."""
+    result = result or get_object_or_404(GameResult, game=game)
+    if placements is None:
+        placements = list(result.placements.select_related("player").order_by("place"))
     return render(
         request,
         "desk/result.html",
@@ -61,9 +79,15 @@ def result_page(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
             "tournament": game.table.round.tournament,
             "game": game,
             "result": result,
+            # the table's state in the desk's words (one name per state: referee.selectors)
+            "state_label": referee_selectors.staff_state_label(
+                referee_selectors.table_state(game, result)),
             "placements": placements,
-            "history": history,
+            "history": result_history(result),
+            "code_refused": code_refused,
+            "code": code,
         },
+        status=code_refused.http_status if code_refused else 200,
     )
 
 

@@ -24,7 +24,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
@@ -53,17 +52,9 @@ BANKER_OFFLINE_AFTER = dt.timedelta(minutes=2)
 POLL = "every 5s"
 
 
-STATE_LABELS = {
-    "not_started": gettext_lazy("Not started"),
-    "running": gettext_lazy("Running"),
-    "paused": gettext_lazy("Paused"),
-    "auction_stop": gettext_lazy("Auction stop done"),
-    "final_round": gettext_lazy("Final round of turns"),
-    "ended": gettext_lazy("Ended, no result counted"),
-    "counted": gettext_lazy("Counted, awaiting confirmation"),
-    "confirmed": gettext_lazy("Result confirmed"),
-    "disputed": gettext_lazy("Disputed"),
-}
+#: The desk's words for a table's state: the public name, and what the staff see besides
+#: (``referee.selectors``: one name per state for every page).
+STATE_LABELS = referee_selectors.STAFF_STATE_LABELS
 
 
 # --------------------------------------------------------------------------- permissions
@@ -127,13 +118,11 @@ def game_times(game: Game | None, tournament_times: tuple[int, int]) -> tuple[in
     return _ruleset_times(game.ruleset, json.dumps(game.overrides or {}, sort_keys=True))
 
 
-#: The desk names the auction stop once it is declared, deeds left or not.
-DESK_WORDS = {"auction": "auction_stop"}
-
-
 def desk_state(game: Game | None, result: GameResult | None) -> str:
-    word = referee_selectors.table_state(game, result)
-    return DESK_WORDS.get(word, word)
+    """The desk's word for a table's state: the finest one (``referee.selectors.table_state``);
+    an auction stop with deeds left reads as on the public pages, one without as "running ·
+    auction stop done"."""
+    return referee_selectors.table_state(game, result)
 
 
 def _playing(game: Game | None) -> bool:

@@ -23,12 +23,12 @@ from django.core.cache import cache as django_cache
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone, translation
 from django.utils.cache import patch_vary_headers
-from django.utils.translation import gettext_lazy
 
 from config.compression import Encoded, encoded_response
 from config.errors import NotFound
 from public.errors import NO_SUCH_TOURNAMENT
 from referee.feed import format_clock
+from referee.selectors import STATE_LABELS as STATE_NAMES
 from scoring import cache
 from tournament import selectors as tournament_selectors
 from tournament.models import Tournament
@@ -37,16 +37,9 @@ NOINDEX = "noindex, nofollow"
 FRAGMENT_TIMEOUT = 30  # seconds: bounds staleness of what no signal invalidates
 DERIVED_TIMEOUT = 3600  # feeds and charts: keyed by the game's event count, never stale
 
-STATE_LABELS = {
-    "not_started": gettext_lazy("Not started"),
-    "running": gettext_lazy("Running"),
-    "paused": gettext_lazy("Paused"),
-    "auction": gettext_lazy("Auction stop: auctions"),
-    "final_round": gettext_lazy("Last round of turns"),
-    "ended": gettext_lazy("Ended, awaiting confirmation"),
-    "confirmed": gettext_lazy("Result confirmed"),
-    "disputed": gettext_lazy("Result disputed"),
-}
+#: A table's state in words on the public pages and the hall screen: the one definition,
+#: which the desk's words start with (``referee.selectors``).
+STATE_LABELS = STATE_NAMES
 RUNNING_STATES = frozenset({"running", "auction", "final_round"})
 
 

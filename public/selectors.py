@@ -20,9 +20,6 @@ from tournament.models import (
     Tournament,
 )
 
-#: The public pages say less than the desk: a counted result still reads "ended" until it is
-#: confirmed, and the auction stop shows only while deeds are left to auction.
-PUBLIC_WORDS = {"counted": "ended", "auction_stop": "running"}
 #: The public states in which a game is being played: only then does a player's position
 #: during play (in jail) mean anything; once it has ended, nothing of it shows.
 IN_PLAY = frozenset({"running", "paused", "auction", "final_round"})
@@ -34,9 +31,9 @@ def in_play(state: str) -> bool:
 
 
 def public_state(game: Game | None, result: GameResult | None) -> str:
-    """not_started / running / paused / auction / final_round / ended / confirmed / disputed."""
-    word = referee_selectors.table_state(game, result)
-    return PUBLIC_WORDS.get(word, word)
+    """not_started / running / paused / auction / final_round / ended / confirmed / disputed
+    (``referee.selectors.PUBLIC_WORDS``: the public pages say less than the desk)."""
+    return referee_selectors.public_word(referee_selectors.table_state(game, result))
 
 
 def table_overview(tournament: Tournament, *,

@@ -10,6 +10,7 @@ import datetime as dt
 from typing import Any
 
 from django.utils import timezone
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy
 
 from config.prepared import PreparedRows
@@ -72,20 +73,46 @@ def table_state(game: Game | None, result: GameResult | None) -> str:
     return "running"
 
 
-#: A table's state in words for its banker ("My tables"); the round desk has the same words
-#: for an ended game and a counted one (a banker should know whether the count is still due).
-TABLE_STATE_LABELS = {
+#: A table's state in words: one name per state for every page (the public pages, the hall
+#: screen, the round desk, "My tables"). The public pages say less than the staff: they fold
+#: the staff's finer words into theirs (a counted result still reads "ended" until it is
+#: confirmed, the auction stop shows only while deeds are left to auction).
+PUBLIC_WORDS = {"counted": "ended", "auction_stop": "running"}
+STATE_LABELS = {  # the public words, in the order of a game
     "not_started": gettext_lazy("Not started"),
     "running": gettext_lazy("Running"),
     "paused": gettext_lazy("Paused"),
     "auction": gettext_lazy("Auction stop: auctions"),
-    "auction_stop": gettext_lazy("Running"),
     "final_round": gettext_lazy("Last round of turns"),
-    "ended": gettext_lazy("Ended, no result counted"),
-    "counted": gettext_lazy("Counted, awaiting confirmation"),
+    "ended": gettext_lazy("Ended, awaiting confirmation"),
     "confirmed": gettext_lazy("Result confirmed"),
     "disputed": gettext_lazy("Result disputed"),
 }
+#: What the staff read besides a state's public name (never another name for it).
+STAFF_DETAILS = {
+    "auction_stop": gettext_lazy("auction stop done"),
+    "ended": gettext_lazy("count still due"),
+    "counted": gettext_lazy("result counted"),
+}
+STAFF_ORDER = ("not_started", "running", "auction_stop", "paused", "auction", "final_round",
+               "ended", "counted", "confirmed", "disputed")
+
+
+def public_word(word: str) -> str:
+    """The public pages' word for a state word of :func:`table_state`."""
+    return PUBLIC_WORDS.get(word, word)
+
+
+def staff_state_label(word: str) -> Any:
+    """The staff's words for a state: its public name, and what they see besides
+    ("Running · auction stop done")."""
+    name = STATE_LABELS[public_word(word)]
+    detail = STAFF_DETAILS.get(word)
+    return format_lazy("{} · {}", name, detail) if detail else name
+
+
+#: The staff's words for every state (the round desk, a banker's "My tables"), in order.
+STAFF_STATE_LABELS = {word: staff_state_label(word) for word in STAFF_ORDER}
 
 
 def my_tables(user) -> list[tuple[Table, str, bool]]:
@@ -98,7 +125,7 @@ def my_tables(user) -> list[tuple[Table, str, bool]]:
         current = table.round.status != Round.Status.COMPLETE
         game = getattr(table, "game", None) if _has_game(table) else None
         state = table_state(game, result_of(game))
-        label = TABLE_STATE_LABELS.get(state, state) if current else gettext_lazy("Round closed")
+        label = STAFF_STATE_LABELS.get(state, state) if current else gettext_lazy("Round closed")
         out.append((table, str(label), current))
     out.sort(key=lambda row: (not row[2], -row[0].round.tournament.date.toordinal(),
                               -row[0].round.number, row[0].number))

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from referee import (
     engine_cache,
@@ -62,11 +62,34 @@ class Report:
     differences: list[Difference] = field(default_factory=list)
     games: int = 0
     results: int = 0
-    rows: int = 0
+    rows: int = 0  # standings rows, every scope's (a player counts once per scope)
+    players: int = 0  # players whose places were checked
+    scopes: list[str] = field(default_factory=list)  # the standings checked: Scope values
 
     @property
     def ok(self) -> bool:
         return not self.differences
+
+    @property
+    def summary(self) -> str:
+        """What was checked, in words a head referee understands, in the active language (the
+        "Check the record" page and ``manage.py verify`` say the same)."""
+        counts = {"games": self.games, "results": self.results,
+                  "standings": self._standings_words(), "differences": len(self.differences)}
+        if self.ok:
+            return _("%(games)s games, %(results)s results and %(standings)s checked: everything "
+                     "agrees.") % counts
+        return _("%(differences)s differences; checked: %(games)s games, %(results)s results "
+                 "and %(standings)s.") % counts
+
+    def _standings_words(self) -> str:
+        if not self.scopes:
+            return _("no standings (none computed yet)")
+        which = (_("public and internal") if len(self.scopes) > 1
+                 else _("public") if self.scopes[0] == Scope.PUBLIC else _("internal"))
+        return ngettext("the standings of %(players)s player (%(which)s)",
+                        "the standings of %(players)s players (%(which)s)",
+                        self.players) % {"players": self.players, "which": which}
 
     def add(self, where: str, text: str) -> None:
         self.differences.append(Difference(where, text))
@@ -247,6 +270,8 @@ def _verify_standings(report: Report, tournament: Tournament, names: dict[int, s
                 players=players, results=rows, settings=settings, deductions=deducted)
         }
         report.rows += len(stored)
+        report.players = max(report.players, len(stored))
+        report.scopes.append(scope)
         for player, line in lines.items():
             row = stored.get(player)
             name = names.get(player, player)

@@ -88,7 +88,7 @@ def test_every_table_state_and_the_alerts_that_need_attention(hall):
 
     data = desk_views.desk(round_.tournament, now=now)
     states = {line.table.number: line.state for line in data["lines"]}
-    assert states == {1: "not_started", 2: "running", 3: "auction_stop", 4: "ended",
+    assert states == {1: "not_started", 2: "running", 3: "auction", 4: "ended",
                       5: "counted", 6: "confirmed", 7: "disputed", 8: "running"}
     found = {(alert.kind, alert.table) for alert in data["alerts"]}
     assert found == {("banker_offline", 3), ("no_result", 4), ("disputed", 7),

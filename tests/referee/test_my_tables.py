@@ -49,7 +49,7 @@ def test_my_tables_puts_the_rounds_still_on_first_each_with_its_state():
     rows = response.context["tables"]
     assert [row[0] for row in rows] == [waiting, confirmed, running, counted, closed]
     assert [row[1] for row in rows] == [
-        "Not started", "Result confirmed", "Running", "Counted, awaiting confirmation",
+        "Not started", "Result confirmed", "Running", "Ended, awaiting confirmation · result counted",
         "Round closed",
     ]
     page = response.content.decode()

@@ -4,6 +4,8 @@ named in words and the command exits 1."""
 
 from __future__ import annotations
 
+import io
+
 import pytest
 from django.core.management import call_command
 from django.test import Client
@@ -52,7 +54,24 @@ def run(slug, *extra):
 def test_a_faithful_record_verifies(played):
     status, output = run("geprueft")
     assert status == 0, output
-    assert "2 games, 2 results and 16 standings rows checked: everything agrees." in output
+    assert ("2 games, 2 results and the standings of 8 players (public and internal) checked: "
+            "everything agrees.") in output
+
+
+def test_the_command_and_the_page_say_what_was_checked_in_words(played):
+    """Not "16 standings rows" for 8 players (two scopes): the players and which standings
+    (walk of the demo: "72 Tabellenzeilen geprüft" for 36 players)."""
+    tournament, _tables, _players = played
+    out = io.StringIO()
+    call_command("verify", "geprueft", stdout=out)
+    sentence = ("2 Spiele, 2 Ergebnisse und die Tabellenplätze von 8 Spielern (öffentlich und "
+                "intern) geprüft: alles stimmt.")
+    assert out.getvalue().strip() == sentence
+    judge = appoint(UserFactory(), StaffRole.Role.HEAD_REFEREE, tournament)
+    client = Client()
+    client.force_login(judge)
+    page = client.get("/manage/geprueft/verify/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert sentence in page and "Tabellenzeilen" not in page
 
 
 def test_a_corrupted_placement_and_standings_row_are_both_named(played):
@@ -66,7 +85,7 @@ def test_a_corrupted_placement_and_standings_row_are_both_named(played):
     assert any(line.startswith("Round 1, table 1: Ben Koch: stored place 1 with 2600, the "
                                "record gives place 2 with 2600") for line in lines), output
     assert any("public standings: Gül Müller: stored points 99" in line for line in lines), output
-    assert "differences in 2 games" in output
+    assert "differences; checked: 2 games" in output
 
 
 def test_a_stale_public_figure_and_a_missing_amendment_are_named(played):

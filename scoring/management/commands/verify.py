@@ -14,7 +14,6 @@ from typing import Any
 
 from django.core.management.base import CommandParser
 from django.utils import translation
-from django.utils.translation import gettext as _
 
 from config.commands import OneLineCommand
 from scoring.verify import verify_tournament
@@ -38,12 +37,8 @@ class Command(OneLineCommand):
             report = verify_tournament(tournament=tournament)
             for difference in report.differences:
                 self.stdout.write(str(difference))
-            counts = {"games": report.games, "results": report.results, "rows": report.rows,
-                      "differences": len(report.differences)}
             if report.ok:
-                self.stdout.write(_("%(games)s games, %(results)s results and %(rows)s "
-                                    "standings rows checked: everything agrees.") % counts)
+                self.stdout.write(report.summary)
                 return
-            self.stderr.write(_("%(differences)s differences in %(games)s games, %(results)s "
-                                "results and %(rows)s standings rows.") % counts)
+            self.stderr.write(report.summary)
         sys.exit(1)
