@@ -29,12 +29,16 @@ def test_every_button_of_the_staff_pages_has_a_class_of_the_site():
     assert not bare
 
 
+def _organizers_page(client, page: str) -> str:
+    """A tournament's page ``/manage/cup/<page>/`` as its organizer sees it."""
+    tournament = TournamentFactory(slug="cup")
+    client.force_login(appoint(UserFactory(username="orga"), StaffRole.Role.ORGANIZER, tournament))
+    return client.get(f"/manage/{tournament.slug}/{page}/").content.decode()
+
+
 @pytest.mark.django_db
 def test_the_staff_page_sets_its_checkbox_beside_its_label_and_styles_remove(client):
-    tournament = TournamentFactory(slug="team")
-    organizer = appoint(UserFactory(username="orga"), StaffRole.Role.ORGANIZER, tournament)
-    client.force_login(organizer)
-    html = client.get(f"/manage/{tournament.slug}/staff/").content.decode()
+    html = _organizers_page(client, "staff")
     box = re.search(r'<div class="field check">\s*<input type="checkbox" name="create"[^>]*>\s*'
                     r'<label for="id_create">', html)
     assert box, "the checkbox and its label share one .field.check row"
@@ -44,13 +48,9 @@ def test_the_staff_page_sets_its_checkbox_beside_its_label_and_styles_remove(cli
     assert re.search(r'class="[^"]*\bsecondary\b', remove)
 
 
-
 @pytest.mark.django_db
 def test_the_sign_up_settings_set_each_checkbox_beside_its_label(client):
-    tournament = TournamentFactory(slug="anmeldung")
-    organizer = appoint(UserFactory(username="orga"), StaffRole.Role.ORGANIZER, tournament)
-    client.force_login(organizer)
-    html = client.get(f"/manage/{tournament.slug}/signups/").content.decode()
+    html = _organizers_page(client, "signups")
     form = re.search(r'<form[^>]*data-form="signup-settings".*?</form>', html, re.S).group(0)
     boxes = re.findall(r'<input type="checkbox" name="(\w+)"', form)
     assert boxes
