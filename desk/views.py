@@ -118,13 +118,6 @@ def game_times(game: Game | None, tournament_times: tuple[int, int]) -> tuple[in
     return _ruleset_times(game.ruleset, json.dumps(game.overrides or {}, sort_keys=True))
 
 
-def desk_state(game: Game | None, result: GameResult | None) -> str:
-    """The desk's word for a table's state: the finest one (``referee.selectors.table_state``);
-    an auction stop with deeds left reads as on the public pages, one without as "running ·
-    auction stop done"."""
-    return referee_selectors.table_state(game, result)
-
-
 def _playing(game: Game | None) -> bool:
     """The clock runs: started (the deal counts as play), not paused, not ended."""
     return bool(
@@ -189,7 +182,7 @@ def _table_lines(
     for table in tables:
         game = getattr(table, "game", None)
         result = referee_selectors.result_of(game)
-        state = desk_state(game, result)
+        state = referee_selectors.table_state(game, result)  # the finest word: the staff's
         stop_seconds, limit_seconds = game_times(game, tournament_times)
         lines.append(
             TableLine(

@@ -27,8 +27,8 @@ from django.utils.cache import patch_vary_headers
 from config.compression import Encoded, encoded_response
 from config.errors import NotFound
 from public.errors import NO_SUCH_TOURNAMENT
+from public.selectors import RUNNING_STATES
 from referee.feed import format_clock
-from referee.selectors import STATE_LABELS as STATE_NAMES
 from scoring import cache
 from tournament import selectors as tournament_selectors
 from tournament.models import Tournament
@@ -36,11 +36,6 @@ from tournament.models import Tournament
 NOINDEX = "noindex, nofollow"
 FRAGMENT_TIMEOUT = 30  # seconds: bounds staleness of what no signal invalidates
 DERIVED_TIMEOUT = 3600  # feeds and charts: keyed by the game's event count, never stale
-
-#: A table's state in words on the public pages and the hall screen: the one definition,
-#: which the desk's words start with (``referee.selectors``).
-STATE_LABELS = STATE_NAMES
-RUNNING_STATES = frozenset({"running", "auction", "final_round"})
 
 
 def public_tournament(slug: str) -> Tournament:

@@ -20,9 +20,10 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
 from config.compression import Encoded
-from public.fragments import STATE_LABELS, cached_fragment, public_tournament
+from public.fragments import cached_fragment, public_tournament
 from public.leaderboard import leaderboard
 from referee.models import Game, GameResult
+from referee.selectors import STATE_LABELS
 from scoring import cache
 from scoring.models import HallScreen
 from scoring.screens import SCREENS

@@ -19,7 +19,6 @@ from public.board import (
     leader_squeezed,
 )
 from public.fragments import (
-    STATE_LABELS,
     cached_fragment,
     clock_data,
     club_label,
@@ -181,7 +180,7 @@ def _not_started(tournament: Tournament, table: Table, now) -> dict[str, Any]:
         for i, seat in enumerate(seats, start=1)
     ]
     board = rules.get_board(tournament.board)
-    return {"state": "not_started", "state_label": STATE_LABELS["not_started"],
+    return {"state": "not_started", "state_label": referee_selectors.STATE_LABELS["not_started"],
             "clock": clock_data("not_started", None, now), "players": players,
             "squares": board_view(board, [], {}), "feed": [], "ledger": False,
             "result": None, "leader": None, **board_geometry()}
@@ -247,7 +246,7 @@ def table_live(tournament: Tournament, number: int, round_number: int | None = N
         **base,
         "game": game,
         "state": state,
-        "state_label": STATE_LABELS.get(state, state),
+        "state_label": referee_selectors.STATE_LABELS.get(state, state),
         "clock": clock_data(state, clock["game_seconds"], now),
         "limits": {"auction_stop": format_clock(clock["auction_stop_seconds"]),
                    "time_limit": format_clock(clock["time_limit_seconds"])},

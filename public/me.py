@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from config.compression import Encoded
 from public import selectors as public_selectors
-from public.fragments import STATE_LABELS, cached_fragment, clock_data
+from public.fragments import cached_fragment, clock_data
 from referee import selectors as referee_selectors
 from scoring import cache
 from scoring.models import Scope
@@ -45,7 +45,7 @@ def _seat(seat: Seat, now) -> dict[str, Any]:
         "seat": seat.position,
         "banker": account_name(table.banker),
         "state": state,
-        "state_label": STATE_LABELS.get(state, state),
+        "state_label": referee_selectors.STATE_LABELS.get(state, state),
         "clock": clock_data(state, game.game_seconds(now) if game else None, now),
         "auction_stop_due": game.auction_stop_due if game and not game.auction_stop_done
         else None,

@@ -20,9 +20,11 @@ from tournament.models import (
     Tournament,
 )
 
-#: The public states in which a game is being played: only then does a player's position
-#: during play (in jail) mean anything; once it has ended, nothing of it shows.
-IN_PLAY = frozenset({"running", "paused", "auction", "final_round"})
+#: The public states in which the clock runs (the pages count it on in the browser)…
+RUNNING_STATES = frozenset({"running", "auction", "final_round"})
+#: …and in which a game is being played: only then does a player's position during play (in
+#: jail) mean anything; once it has ended, nothing of it shows.
+IN_PLAY = RUNNING_STATES | {"paused"}
 
 
 def in_play(state: str) -> bool:

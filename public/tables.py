@@ -21,11 +21,11 @@ from django.utils.translation import gettext as _
 from config.compression import Encoded
 from public import selectors as public_selectors
 from public.fragments import (
-    STATE_LABELS,
     cached_fragment,
     clock_data,
     public_tournament,
 )
+from referee.selectors import STATE_LABELS
 from scoring import cache
 from tournament.models import Round, Tournament
 

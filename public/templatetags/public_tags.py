@@ -4,16 +4,10 @@ from __future__ import annotations
 
 from django import template
 
-from referee.feed import amount, format_clock
-from referee.feed import ordinal as feed_ordinal
+from referee.feed import amount, format_clock, ordinal
 
 register = template.Library()
-
-
-@register.filter
-def ordinal(value):
-    """A place as an ordinal in the active language: 1st / 1. (German)."""
-    return feed_ordinal(value)
+register.filter("ordinal", ordinal)  # a place in the active language: 1st / 1. (German)
 
 
 @register.filter

@@ -13,11 +13,11 @@ from factories import PlayerFactory, TournamentFactory, UserFactory, appoint
 from gameplay import finish_game, make_round, start_game
 
 from desk import views as desk_views
-from public.fragments import STATE_LABELS as PUBLIC_LABELS
 from public.selectors import public_state
 from referee import results as referee_results
 from referee import services as referee
 from referee.models import Game
+from referee.selectors import STATE_LABELS as PUBLIC_LABELS
 from tournament.models import StaffRole, Tournament
 
 pytestmark = pytest.mark.django_db
