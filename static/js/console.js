@@ -256,6 +256,9 @@
 
   // ------------------------------------------------------------------ the queue on screen
   function setOnline(value) {
+    // An answer to a request sent before the network went away may still arrive: while the
+    // browser says it has no network, that late answer does not make the console "online".
+    if (value && navigator.onLine === false) return;
     if (online === value) return;
     online = value;
     renderQueue();

@@ -84,3 +84,26 @@ def test_a_refused_queued_action_stops_the_flush_and_is_shown(page, live_server)
     assert events[14].data["player"] == keys["Ben"]
     settle(page, table)
     assert game_of(table).event_count == 15  # the dropped second jail was never recorded
+
+
+def test_an_answer_that_arrives_after_the_network_went_away_does_not_say_online(page, live_server):
+    """A poll sent just before the phone lost its network may still be answered: that late
+    answer must not turn "Offline" back into online while the browser says it has no network
+    (the banker would trust that an action is sent when it is only queued)."""
+    open_dealt_console(page, live_server, "late-answer-banker")
+    held = []
+    page.route("**/api/v1/tables/*/state", lambda route: held.append(route))  # the next poll waits
+    for _ in range(50):
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "the console did not poll its table's state"
+
+    page.context.set_offline(True)
+    page.wait_for_selector('#net-status[data-state="offline"]')
+    held[0].fulfill(status=304)  # the server's answer to the poll sent before
+    page.wait_for_timeout(500)
+    status = page.locator("#net-status")
+    assert status.get_attribute("data-state") == "offline"
+    assert status.inner_text().strip() == "Offline"
+    page.unroute("**/api/v1/tables/*/state")
