@@ -452,6 +452,9 @@ def _buttons(
 def _js_data(game, players, deeds, clock, status, pending) -> dict[str, Any]:
     """The compact picture console.js needs to build events and labels offline."""
     return {
+        # the game (None: no row yet, nothing booked): the deal's unbooked ticks are kept per
+        # table and game in the browser, so that another game never shows them
+        "game": game.pk,
         "seq": game.event_count,
         "status": status,
         "clock": clock,

@@ -32,6 +32,8 @@
   const cfg = JSON.parse(document.getElementById("console-config").textContent);
   const I18N = JSON.parse(document.getElementById("console-i18n").textContent);
   const PKEY = "monopoly-console:player:" + cfg.table;
+  // The deal's ticks not yet booked (actions.js), per table and game ("new": no row yet).
+  const TKEY = "monopoly-console:deal:" + cfg.table + ":";
   const MCS = window.MCS;
   const { $, $$, esc, int, translator } = MCS.util;
   const { LIVE, createClock, createActions, createConflictBox } = MCS.console;
@@ -72,7 +74,10 @@
   });
   const clock = createClock({ t, gameTimeLabel: I18N.game_time, onDue: askServer });
   const { build, localDealAnswer, setContext, adjust, pickAuctionStep, setupInlineForms, dealBooked } =
-    createActions({ t, pname, dname, player, game: () => data });
+    createActions({
+      t, pname, dname, player, game: () => data,
+      dealKeys: { key: () => TKEY + (data.game || "new"), unsaved: TKEY + "new" },
+    });
 
   // ------------------------------------------------------------------ small helpers
   function player(key) {
@@ -125,7 +130,7 @@
     }
     clock.sync(c);
     selectPlayer(currentPlayer(), true);
-    const ticked = setupInlineForms();
+    const ticked = setupInlineForms(queuedDeeds());
     markQueued();
     if (ticked) schedulePreview(ticked); // the deal's kept ticks: their answer again
     renderQueue();
@@ -296,12 +301,17 @@
       `<li>${esc(i.label)}${i.part ? " · " + esc(i.part) : ""}</li>`).join("")}</ol>` : "") : "";
     markQueued();
   }
-  // Deeds already used by a queued deal/buy/auction cannot be picked again before it is sent.
-  function markQueued() {
+  /** The deeds a queued deal/buy/auction uses. */
+  function queuedDeeds() {
     const used = new Set();
     queue.items().forEach((i) => {
       if (["deal", "buy", "auction"].includes(i.event.type)) used.add(i.event.deed);
     });
+    return used;
+  }
+  // Deeds already used by a queued deal/buy/auction cannot be picked again before it is sent.
+  function markQueued() {
+    const used = queuedDeeds();
     $$("form[data-action] input[name=deed]").forEach((input) => {
       const queued = used.has(input.value);
       const label = input.closest("label");

@@ -9,8 +9,10 @@
   const { $, $$, esc, int } = MCS.util;
 
   /** t: the translator; pname/dname: a player's and a deed's name; player(key): a player's data;
-   * game(): the console's picture of the game (players, deeds, deals_paid). */
-  C.createActions = function createActions({ t, pname, dname, player, game }) {
+   * game(): the console's picture of the game (players, deeds, deals_paid); dealKeys: where the
+   * deal's unbooked ticks are kept, {key(): the table's and its game's key, unsaved: the
+   * table's key while its game has no row yet (nothing booked)}. */
+  C.createActions = function createActions({ t, pname, dname, player, game, dealKeys }) {
     function hint(key, params) {
       return { hint: t(key, params) };
     }
@@ -242,7 +244,64 @@
     // deed keys) while the banker switches between players, shown on their tiles and chips, and
     // "Confirm the deal" books them all; they outlive a new fragment (a follow, the clock
     // started) and are forgotten once booked. A switch of player never drops a tick.
-    const deal = { player: null, picks: new Map() };
+    // They outlive the page too (a phone that discarded the tab, a pull to refresh: 12 deeds
+    // to tick again, some missed unseen): kept in sessionStorage under the table's and the
+    // game's key, read again when the page opens, forgotten once booked or the deal is over.
+    const deal = { player: null, picks: new Map(), key: null };
+
+    /** The ticks kept under key: {player, picks: [[player, [deeds]], …]}, or null. */
+    function readTicks(key) {
+      let kept = null;
+      try {
+        kept = JSON.parse(sessionStorage.getItem(key) || "null");
+      } catch (err) {
+        return null;
+      }
+      if (!kept || !Array.isArray(kept.picks)) return null;
+      const picks = kept.picks.filter((pick) => Array.isArray(pick) && typeof pick[0] === "string"
+        && Array.isArray(pick[1]) && pick[1].length && pick[1].every((d) => typeof d === "string"));
+      return { player: typeof kept.player === "string" ? kept.player : null, picks };
+    }
+
+    function forgetTicks(key) {
+      try {
+        sessionStorage.removeItem(key);
+      } catch (err) { /* no storage: nothing kept */ }
+    }
+
+    /** The ticks in the page, kept for a reload (none: the key is dropped). */
+    function storeTicks() {
+      if (!deal.key) return;
+      if (!deal.picks.size) {
+        forgetTicks(deal.key);
+        return;
+      }
+      try {
+        sessionStorage.setItem(deal.key, JSON.stringify({ player: deal.player, picks: [...deal.picks] }));
+      } catch (err) { /* storage full or off: the ticks stay in the page */ }
+    }
+
+    /** The ticks of the fragment's table and game: the page's first fragment takes those kept
+     * for it; the game's first event gives it a row (a new key), the ticks stay (made before,
+     * they were kept under the table's "unsaved" key: the same game); a fragment of another
+     * game drops the page's ticks. */
+    function followGame() {
+      const key = dealKeys.key();
+      if (key === deal.key) return;
+      if (deal.key !== null && deal.key !== dealKeys.unsaved) {
+        forgetTicks(deal.key);
+        deal.player = null;
+        deal.picks.clear();
+      } else if (!deal.picks.size) {
+        const kept = readTicks(key) || (key !== dealKeys.unsaved ? readTicks(dealKeys.unsaved) : null);
+        if (kept) {
+          deal.player = kept.player;
+          deal.picks = new Map(kept.picks);
+        }
+      }
+      if (key !== dealKeys.unsaved) forgetTicks(dealKeys.unsaved);
+      deal.key = key;
+    }
 
     /** The ticks on screen, noted as those of the player they were made for. */
     function keepTicks(form) {
@@ -305,10 +364,12 @@
       });
     }
 
-    /** The deal was confirmed: its ticks are booked (queued), none is kept any longer. */
+    /** The deal was confirmed: its ticks are booked (queued), none is kept any longer (nor
+     * for a reload: a reload offers none of them again). */
     function dealBooked() {
       deal.player = null;
       deal.picks.clear();
+      storeTicks();
     }
 
     // ---------------------------------------------------------------- the forms themselves
@@ -367,6 +428,7 @@
       } else if (action === "deal" && changed && (changed.name === "player" || changed.name === "deed")) {
         keepTicks(form); // (a new player: the ticks on screen are still the last one's)
         if (changed.name === "player") deal.player = changed.value;
+        storeTicks();
         paintDeal(form);
       } else if (action === "start") {
         // "Only 0 of 12 dealt" while deeds are ticked on the deal form: say that they wait.
@@ -389,8 +451,9 @@
     }
 
     /** A new fragment's inline forms; answers the deal form if it shows kept ticks (its
-     * answer is to be given again), else null. */
-    function setupInlineForms() {
+     * answer is to be given again), else null. queued: the deeds a queued action uses. */
+    function setupInlineForms(queued) {
+      followGame();
       const form = $(".deal-form");
       if (!form) {
         dealBooked(); // the deal is over
@@ -398,10 +461,13 @@
       }
       const byValue = (name, value) => form.querySelector(`input[name=${name}][value="${CSS.escape(value)}"]`);
       const open = (key) => { const input = byValue("player", key); return !!input && !input.disabled; };
-      // A new fragment: a deed dealt meanwhile (another device) or a player dealt in full
-      // takes no kept tick any more; every other tick stays.
+      // A new fragment: a deed dealt meanwhile (another device) or waiting in the queue to be
+      // sent, or a player dealt in full takes no kept tick any more; every other tick stays.
       deal.picks.forEach((deeds, key) => {
-        const free = deeds.filter((d) => { const input = byValue("deed", d); return !!input && !input.hasAttribute("data-owned"); });
+        const free = deeds.filter((d) => {
+          const input = byValue("deed", d);
+          return !!input && !input.hasAttribute("data-owned") && !(queued && queued.has(d));
+        });
         if (open(key) && free.length) deal.picks.set(key, free);
         else deal.picks.delete(key);
       });
@@ -409,6 +475,7 @@
         const next = form.querySelector("input[name=player]:checked") || form.querySelector("input[name=player]:not(:disabled)");
         deal.player = next ? next.value : null;
       }
+      storeTicks();
       paintDeal(form);
       return deal.picks.size ? form : null;
     }
