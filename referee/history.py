@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy
 
 from referee.feed import amount
 from referee.models import GameResult, Placement
+from referee.selectors import STATE_LABELS, public_word
 from tournament import audit, audit_words
 from tournament.models import Player
 from tournament.names import account_name
@@ -62,11 +63,8 @@ def _word(field: str, value) -> str:
     if _empty(value):
         return NOTHING
     text = str(value)
-    if field == "status":
-        try:
-            return str(GameResult.Status(text).label)
-        except ValueError:
-            return text
+    if field == "status":  # the table's state by its one name, as the page's chip names it
+        return str(STATE_LABELS.get(public_word(text), text))
     if field == "from_paper":
         return _("paper sheet") if text == "True" else _("console")
     if text in ("True", "False"):

@@ -169,6 +169,24 @@ def test_storing_again_asks_first_and_replacing_is_audited(client, table, seats,
     assert lines and lines[0].reason == "Ben falsch addiert" and lines[0].actor == "mrmonopoly"
 
 
+def _place_cells(html: str, section: str) -> list[str]:
+    part = re.search(rf"<section {section}>(.*?)</section>", html, re.S).group(1)
+    return re.findall(r"<tr><td>([^<]*)</td>", part)
+
+
+def test_the_replace_question_names_places_as_ordinals_in_each_language(client, table, seats,
+                                                                        judge):
+    """Both tables of the question read "1st" in English (the walk: "1." there only) and keep
+    "1." in German."""
+    assert client.post(url(table), sheet(seats)).status_code == 302
+    second = sheet(seats, **{f"net_worth-{seats[1].player_id}": "3500"})
+    english = client.post(url(table), second, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    german = client.post(url(table), second, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    for section in ("data-pending", "data-new"):
+        assert _place_cells(english, section) == ["1st", "2nd", "3rd", "4th"], section
+        assert _place_cells(german, section) == ["1.", "2.", "3.", "4."], section
+
+
 def test_back_to_the_sheet_keeps_what_was_typed(client, table, seats, judge):
     client.post(url(table), sheet(seats))
     assert "data-pending-result" in client.get(url(table)).content.decode()

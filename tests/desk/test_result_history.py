@@ -7,12 +7,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 from factories import PlayerFactory, TournamentFactory, UserFactory, appoint
-from gameplay import make_round
+from gameplay import make_round, play
 
 from referee import paper, results, rulings, services
 from referee.models import GameResult, Placement
+from referee.selectors import STATE_LABELS
 from tournament.models import StaffRole, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -92,3 +93,30 @@ def test_a_replaced_count_stays_in_the_history(client, two_results):
     assert "Spieler 0: Platz: – → 4; Vermögen: – → 1.000" in one
     assert "Bogen vertauscht" in one
     assert "Einspruch: – → –" not in one  # nothing that did not change
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_the_status_changes_name_the_states_as_the_pages_chip_does(client, language):
+    """Counted, disputed, ruled, reopened: each "Status: A → B" names the table's states by
+    their one name, the chip's (the walk: the chip said "Beendet, wartet auf Bestätigung", the
+    history "Gezählt, wartet auf Bestätigung" and "Angefochten" for "Ergebnis strittig")."""
+    tournament = TournamentFactory(slug="stand", status=Tournament.Status.RUNNING)
+    people = [PlayerFactory(tournament=tournament) for _ in range(4)]
+    _round, [table] = make_round(tournament, 1, [people])
+    judge = appoint(UserFactory(username="mrmonopoly", first_name="Max"),
+                    StaffRole.Role.HEAD_REFEREE, tournament)
+    game = play(table, {p: 2000 - 100 * i for i, p in enumerate(people)}, confirm=False)
+    results.dispute_result(game_id=game.pk, note="Miete falsch", by=None)
+    rulings.resolve_dispute(game_id=game.pk, note="Miete stimmt", by=judge)
+    rulings.reopen_result(game_id=game.pk, reason="Nachzählen", by=judge)
+    client.force_login(judge)
+    html = client.get(f"/manage/{tournament.slug}/results/{game.pk}/",
+                      HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    chip = re.search(r"<p data-result-status[^>]*><strong>(.*?)</strong>", html).group(1)
+    lines = re.search(r"<ul data-history>(.*?)</ul>", html, re.S).group(1)
+    changes = re.findall(r"Status: (.*?) → (.*?) · ", lines)  # "Status" in both languages
+    with translation.override(language):
+        names = {str(name) for name in STATE_LABELS.values()}
+    assert len(changes) == 3, lines  # counted, disputed, reopened (the ruling: "confirmed by")
+    assert {word for pair in changes for word in pair} - {"–"} <= names, changes
+    assert chip.startswith(changes[0][1])  # the newest line ends where the chip stands

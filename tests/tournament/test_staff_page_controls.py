@@ -1,5 +1,6 @@
 """The staff pages' controls look like the site's (walk of the demo): no button in the browser's
-default style, and the staff page's "create a new account" box sits beside its label."""
+default style (on the public pages neither), and the staff page's "create a new account" box sits
+beside its label."""
 
 from __future__ import annotations
 
@@ -21,12 +22,25 @@ def _staff_templates() -> list[Path]:
             if '{% extends "tournament/base.html" %}' in path.read_text()]
 
 
-def test_every_button_of_the_staff_pages_has_a_class_of_the_site():
-    bare = [f"{path.relative_to(TEMPLATES)}: {tag[:80]}"
-            for path in _staff_templates()
+def _bare_buttons(paths: list[Path], classes: str) -> list[str]:
+    """The ``<button>`` tags of ``paths`` with none of ``classes`` (a regex alternation)."""
+    return [f"{path.relative_to(TEMPLATES)}: {tag[:80]}"
+            for path in paths
             for tag in re.findall(r"<button\b[^>]*>", path.read_text())
-            if not re.search(r'class="[^"]*\b(primary|secondary|link)\b', tag)]
-    assert not bare
+            if not re.search(rf'class="[^"]*\b({classes})\b', tag)]
+
+
+def test_every_button_of_the_staff_pages_has_a_class_of_the_site():
+    assert not _bare_buttons(_staff_templates(), "primary|secondary|link")
+
+
+def test_every_button_of_the_public_pages_has_a_class_of_the_site():
+    """The public pages too (the walk: "Öffnen" on the player-card page and "Suchen" on the
+    standings in the browser's grey): a site's button class, public.css's ``danger`` of the
+    withdrawal form, or the projector's own full-screen control."""
+    public = sorted((TEMPLATES / "public").rglob("*.html"))
+    assert len(public) > 20 and not set(public) & set(_staff_templates())
+    assert not _bare_buttons(public, "primary|secondary|link|danger|screen-fullscreen")
 
 
 def _organizers_page(client, page: str) -> str:
