@@ -21,6 +21,7 @@ from desk.rulings import result_response
 from referee import errors, paper, results
 from referee.feed import amount
 from referee.models import Game, GameResult
+from referee.selectors import staff_state_label
 from tournament import access
 from tournament.access import Action
 from tournament.models import Seat, Table
@@ -130,6 +131,8 @@ def _replace_page(request: HttpRequest, table: Table, seats: list[Seat], sheet: 
             "tournament": request.tournament,
             "table": table,
             "pending": pending,
+            # the state by the one name the desk and the result page give it
+            "pending_state": staff_state_label(pending.status),
             "pending_lines": list(pending.placements.select_related("player").order_by(
                 "place", "player__name")),
             "new_lines": [{"place": place, "name": names[line.player_id], "line": line}

@@ -12,12 +12,14 @@ import subprocess
 
 import pytest
 from django.test import Client
+from django.utils import translation
 from factories import UserFactory, appoint, seated_table
 
 from printing import data
 from printing import documents as printing
 from referee import paper
 from referee.models import Game, GameResult
+from referee.selectors import staff_state_label
 from tournament import audit
 from tournament.models import StaffRole
 
@@ -185,6 +187,20 @@ def test_the_replace_question_names_places_as_ordinals_in_each_language(client, 
     for section in ("data-pending", "data-new"):
         assert _place_cells(english, section) == ["1st", "2nd", "3rd", "4th"], section
         assert _place_cells(german, section) == ["1.", "2.", "3.", "4."], section
+
+
+def test_the_replace_question_names_the_pending_results_state_as_the_desk_does(
+    client, table, seats, judge
+):
+    """"Pending now" names the state by the desk's one name for it, not the result status's
+    own word ("Gezählt, wartet auf Bestätigung")."""
+    assert client.post(url(table), sheet(seats)).status_code == 302
+    second = sheet(seats, **{f"net_worth-{seats[1].player_id}": "3500"})
+    german = client.post(url(table), second, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    line = re.search(r"<p class=\"muted\" data-pending-state>([^<]*)", german).group(1)
+    with translation.override("de"):
+        assert line.startswith(str(staff_state_label("counted")) + " · ")
+    assert "Gezählt, wartet" not in line
 
 
 def test_back_to_the_sheet_keeps_what_was_typed(client, table, seats, judge):
