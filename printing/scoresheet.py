@@ -25,6 +25,7 @@ from django.utils.translation import gettext_lazy
 from printing import data, draw
 from printing.base import Context, end_page
 from referee import rules
+from referee.feed import ordinal
 
 W, H = draw.PAGE
 M = draw.MARGIN
@@ -394,7 +395,7 @@ def _worth_values(canvas, sheet: data.SheetData) -> None:
             draw.text(canvas, x + WORTH_COLS[7] - 3, base, draw.money(worth.total), size=8.5,
                       bold=True, align="right", max_width=WORTH_COLS[7] - 5)
             x += WORTH_COLS[7]
-        draw.text(canvas, x + WORTH_COLS[8] / 2, base, f"{worth.place}.", size=9, bold=True,
+        draw.text(canvas, x + WORTH_COLS[8] / 2, base, ordinal(worth.place), size=9, bold=True,
                   align="center")
 
 

@@ -256,3 +256,21 @@ def test_the_printed_score_sheet_says_paper_sheet_and_bankruptcy_order(client, t
     assert "Papierbogen" in printed
     assert "bankrott als Nr. 2" in printed and "bankrott als Nr. 1" in printed
     assert "3.000" in printed and "2.500" in printed
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs poppler-utils")
+def test_the_printed_score_sheet_writes_places_in_the_sheets_language(client, table, seats,
+                                                                      judge):
+    """English sheets say "1st" as every English page does; German sheets keep "1."."""
+    client.post(url(table), sheet(seats))
+
+    def printed(lang: str) -> str:
+        out = io.BytesIO()
+        printing.render("scoresheets", out, tournament=table.round.tournament,
+                        round_=table.round, lang=lang, base_url="http://hall.example.org")
+        return subprocess.run(["pdftotext", "-layout", "-", "-"], input=out.getvalue(),
+                              capture_output=True, check=True).stdout.decode()
+
+    english, german = printed("en"), printed("de")
+    assert re.search(r"\b1st\b", english) and re.search(r"\b3rd\b", english)
+    assert not re.search(r"\b1st\b", german) and re.search(r"(?<![\d.])1\.(?!\d)", german)
