@@ -179,6 +179,9 @@ def test_score_sheet_qr_codes_open_each_tables_public_page(demo, tmp_path):
         assert qr_codes(pdf, page, tmp_path) == [table.public_url]
 
 
+ENGLISH_SUFFIX = {1: "st", 2: "nd", 3: "rd"}
+
+
 def test_finished_games_print_pre_filled_and_the_others_blank(demo):
     pdf = demo.pdfs[("scoresheets", "en")]
     finished = [t for t in demo.tables if t.status == "finished"]
@@ -193,7 +196,7 @@ def test_finished_games_print_pre_filled_and_the_others_blank(demo):
             assert "result confirmed" in sheet
         for name, place, worth in demo.placements.get(table.number, []):
             row = next(line for line in sheet.splitlines() if name in line)
-            assert f"{place}." in row
+            assert f"{place}{ENGLISH_SUFFIX.get(place, 'th')}" in row  # an English sheet: 1st
             if worth:
                 assert f"{worth:,}" in row, (name, worth, row)  # English grouping: 3,260
 
