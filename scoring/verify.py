@@ -156,8 +156,8 @@ def _ruled_worth(report: Report, where: str, placement, name, written: int,
     the figure of record; the stored figure must be that one."""
     ruled = amended.get(placement.pk, [])
     if ruled and ruled[0][0] != written:
-        report.add(where, _("%(player)s: the amendment changed a net worth of %(before)s, the "
-                            "count gives %(written)s") % {
+        report.add(where, _("%(player)s: the recorded ruling changed a net worth of "
+                            "%(before)s, the result's own figure is %(written)s") % {
             "player": name, "before": ruled[0][0], "written": written})
     worth = ruled[-1][1] if ruled else written
     if placement.net_worth != worth:
