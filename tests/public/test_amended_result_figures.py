@@ -19,6 +19,7 @@ from gameplay import cash_by_seat, play
 
 from public import player as public_player
 from public import selectors as public_selectors
+from referee import results as referee_results
 from referee import rulings
 from referee import selectors as referee_selectors
 from referee.models import Game, GameResult, Placement
@@ -119,3 +120,19 @@ def test_an_amended_figure_changed_without_a_ruling_is_named(amended):
     assert any(f"{dieter.name}: stored net worth 20600, the recorded ruling gives 10600" in w
                for w in words), words
     assert GameResult.objects.get(game=game).status == GameResult.Status.CONFIRMED
+
+
+def test_a_confirmation_makes_a_new_card(django_capture_on_commit_callbacks):
+    """Counted and confirmed shared a card version ("co"): the cached card of the count went on
+    saying "Leading … provisional" after the confirmation."""
+    banker = UserFactory(username="bank1")
+    table = seated_table(banker=banker, players=4)
+    slug = table.round.tournament.slug
+    with django_capture_on_commit_callbacks(execute=True):
+        game = play(table, cash_by_seat(table), confirm=False, author=banker)
+    counted = json.loads(Client().get(f"/t/{slug}/live/cards?n=1", **EN).content)["cards"]["1"]
+    assert "Leading:" in counted and "provisional" in counted
+    with django_capture_on_commit_callbacks(execute=True):
+        referee_results.confirm_result(game_id=game.pk, code=game.confirmation_code, by=None)
+    confirmed = json.loads(Client().get(f"/t/{slug}/live/cards?n=1", **EN).content)["cards"]["1"]
+    assert "Winner:" in confirmed and "provisional" not in confirmed, confirmed
