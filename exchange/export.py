@@ -103,6 +103,8 @@ def _export_incidents(tournament: Tournament) -> list[dict[str, Any]]:
     return [
         {"player": _key(incident.player_id), "level": incident.level,
          "points": incident.points, "note": incident.note,
+         # the round a deduction belongs to: the list "after round N" counts it from round N
+         "round": incident.round_number, "table": incident.table_number,
          "recorded_at": _iso(incident.recorded_at),
          "recorded_by": incident.recorded_by.get_username() if incident.recorded_by else None}
         for incident in tournament.incidents.select_related("recorded_by").order_by("pk")

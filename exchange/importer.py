@@ -168,6 +168,8 @@ class _Importer(GameImport):
                 level=_field(row, "level", W_DOCUMENT, _choice(Incident.Level)),
                 points=_field(row, "points", W_DOCUMENT, _whole, default=0),
                 note=_field(row, "note", W_DOCUMENT, _text, default=""),
+                round_number=_field(row, "round", W_DOCUMENT, _positive, default=None),
+                table_number=_field(row, "table", W_DOCUMENT, _positive, default=None),
                 recorded_by=self.user(_field(row, "recorded_by", W_DOCUMENT, _username,
                                              default=None)),
             )

@@ -2,8 +2,9 @@
 
 The ranking is the scoring module's own (``scoring.standings.compute.compute_standings`` with the
 tournament's format and tie-break chain) over the results of rounds 1…N, so a list printed
-after round 2 stays right once round 3 is played. Only confirmed results count; the standings
-list marks the players whose result in the round is still provisional.
+after round 2 stays right once round 3 is played (and a deduction of round 3 recorded). Only
+confirmed results count; the standings list marks the players whose result in the round is
+still provisional.
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ def ranking(ctx: Context, *, public: bool = True) -> list[Line]:
     }
     lines = compute.compute_standings(
         players=sorted(players), results=rows, settings=scoring_services.settings_for(tournament),
-        deductions=incidents.deductions(tournament),
+        deductions=incidents.deductions(tournament, through_round=last),  # not a later one's
     )
     out = []
     shown = standings_selectors.listed(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from django.db.models import prefetch_related_objects
 from django.http import Http404
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
@@ -103,18 +104,22 @@ def feed_entries(engine: rules.Game, *, names: dict[str, str], language: str,
     return out
 
 
-def paper_figures(result, *, held: bool) -> dict[str, dict[str, Any]] | None:
-    """A paper result's place, net worth and bankruptcy per player key (None: not a paper
-    result; no figures while results are held)."""
-    if result is None or not result.from_paper:
+def result_figures(result, *, held: bool) -> dict[str, dict[str, Any]] | None:
+    """A result's place, net worth and bankruptcy per player key, as the result of record says
+    (the console's count, the paper sheet or the head referee's amendment:
+    ``referee.selectors.figures_of_record``); None: no result yet; no figures while results
+    are held."""
+    if result is None:
         return None
     if held:
         return {}
+    figures = referee_selectors.figures_of_record(result.game, result)
+    orders = {str(p.player_id): (p.breakdown or {}).get("bankrupt_order")
+              for p in result.placements.all()}
     return {
-        str(p.player_id): {"place": p.place, "net_worth": None if p.bankrupt else p.net_worth,
-                           "bankrupt": p.bankrupt,
-                           "bankrupt_order": (p.breakdown or {}).get("bankrupt_order")}
-        for p in result.placements.all()
+        key: {"place": place, "net_worth": figures["net_worth"][key],
+              "bankrupt": key in figures["bankrupt"], "bankrupt_order": orders[key]}
+        for key, place in figures["places"].items()
     }
 
 
@@ -187,11 +192,12 @@ def _not_started(tournament: Tournament, table: Table, now) -> dict[str, Any]:
 
 
 def _players(
-    picture: dict[str, Any], engine, *, sheet: dict | None, playing: bool
+    picture: dict[str, Any], engine, *, sheet: dict | None, playing: bool, paper: bool = False
 ) -> tuple[dict[Any, dict[str, Any]], list[dict[str, Any]]]:
     """The game's players in seat order with their colours (and, by id, their seats on the
-    board); a paper sheet's figures replace the interrupted record's. Who sits in jail only
-    while the game is being played (``playing``)."""
+    board); a result's figures (``result_figures``) replace the record's: a paper sheet's
+    those of the interrupted record (its cash too), an amendment's the counted ones. Who sits
+    in jail only while the game is being played (``playing``)."""
     places = {row["player"]: row["place"] for row in picture["standings"]}
     seats = {}
     players = []
@@ -206,8 +212,10 @@ def _players(
             "place": places.get(player["id"]),
             "deeds": [engine.board.deed(key).name for key in player["deeds"]],
         })
-        if sheet is not None:  # the paper sheet, not the interrupted record, is the count
-            players[-1].update(sheet.get(player["id"], {}), cash=None)
+        if sheet is not None:  # the result of record, not the replay, is the count
+            players[-1].update(sheet.get(player["id"], {}))
+            if paper:  # the interrupted record's cash is no part of the sheet
+                players[-1]["cash"] = None
     return seats, players
 
 
@@ -229,9 +237,13 @@ def table_live(tournament: Tournament, number: int, round_number: int | None = N
     engine = engine_cache.engine_for(game)
     names = {p["id"]: p["name"] for p in picture["players"]}
     result = referee_selectors.result_of(game)
+    if result is not None:  # its lines read once: the players' figures and the leader
+        prefetch_related_objects([result], "placements")
+    figures = referee_selectors.figures_of_record(game, result)
     state = public_selectors.public_state(game, result)
-    seats, players = _players(picture, engine, sheet=paper_figures(result, held=held),
-                              playing=public_selectors.in_play(state))
+    seats, players = _players(picture, engine, sheet=result_figures(result, held=held),
+                              playing=public_selectors.in_play(state),
+                              paper=bool(result and result.from_paper))
     digest = names_digest(names)
     feed = derived(
         cache.key(tournament.slug,
@@ -240,7 +252,7 @@ def table_live(tournament: Tournament, number: int, round_number: int | None = N
     )
     if result is not None and result.from_paper:
         feed = [paper_entry(result, players, names=names, held=held), *feed]
-    leader = None if held else (game.summary or {}).get("leader")
+    leader = None if held else figures["leader"]
     clock = picture["clock"]
     return {
         **base,

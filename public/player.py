@@ -50,6 +50,16 @@ def worth_series(engine: rules.Game, player: str) -> list[tuple[float, int]]:
     return points
 
 
+def of_record(points: list[tuple[float, int]], info: dict[str, Any]) -> list[tuple[float, int]]:
+    """The chart ends on the game's figure of record (``info``: the player's game as
+    ``public_selectors.player_games`` gives it): a result that is not the record's last net
+    worth (an amendment, a paper sheet) is its last point, at the record's last moment."""
+    worth = info.get("net_worth")
+    if not points or info.get("place") is None or worth is None or points[-1][1] == worth:
+        return points
+    return [*points, (points[-1][0], worth)]
+
+
 def _nice_step(span: float, ticks: int = 4) -> float:
     raw = span / max(1, ticks)
     magnitude = 10 ** math.floor(math.log10(raw)) if raw > 0 else 1
@@ -136,7 +146,7 @@ def player_page(tournament: Tournament, player_id: int) -> dict[str, Any]:
                 lambda engine=engine: worth_series(engine, key),
             )
             limit = engine.ruleset.time_limit_minutes
-            entry["chart"] = chart(series, span=limit * 60 if limit else 0)
+            entry["chart"] = chart(of_record(series, info), span=limit * 60 if limit else 0)
             entry["live"] = game.status != Game.Status.FINISHED
         out.append(entry)
     name = player.public_name

@@ -51,7 +51,8 @@ def table_overview(tournament: Tournament, *,
     tables = (
         Table.objects.filter(round=current)
         .select_related("game", "game__result")
-        .prefetch_related(Prefetch("seats", queryset=seats))
+        # the results' lines: one query, and none while no table has a result
+        .prefetch_related(Prefetch("seats", queryset=seats), "game__result__placements")
         .order_by("number")
     )
     if numbers is not None:
@@ -74,12 +75,13 @@ def round_key(round_: Round) -> str:
 
 def card_version(seen: glance.Glance, *, result: str | None) -> str:
     """What a table's card on the overview shows, in a few characters: the game's glance
-    (state, clock base, leader, bankruptcies) and its result. Not every payment: the overview
-    must not change with every event."""
+    (state, clock base, leader, bankruptcies) and its result (``referee.selectors.result_token``:
+    its state and when its figures were set). Not every payment: the overview must not change
+    with every event."""
     status, started, paused, paused_seconds, auction_done, leader, bankrupt, unowned = seen
     flags = (("s" if started else "") + ("p" if paused else "") + ("a" if auction_done else "")
              + ("u" if unowned else ""))
-    return (f"{(status or '-')[:2]}{flags}{(result or '')[:2]}{paused_seconds}"
+    return (f"{(status or '-')[:2]}{flags}{result or ''}.{paused_seconds}"
             f".{leader or ''}.{'-'.join(bankrupt)}")
 
 
@@ -94,13 +96,15 @@ def table_versions(tournament: Tournament) -> dict[str, Any]:
     rows = (Table.objects.filter(round=current).order_by("number")
             .values_list("number", "game__status", "game__started_at", "game__paused_at",
                          "game__paused_seconds", "game__auction_stop_done",
-                         "game__result__status", "game__summary"))
+                         "game__result__status", "game__result__counted_at", "game__summary"))
     versions = {}
-    for number, status, started, paused_at, paused_s, auction_done, result, summary in rows:
+    for (number, status, started, paused_at, paused_s, auction_done, result, counted_at,
+         summary) in rows:
         versions[str(number)] = card_version(glance.glance(
             status=status, started=started is not None, paused=paused_at is not None,
             paused_seconds=paused_s, auction_done=bool(auction_done),
-            summary=_shown(summary or {}, held=held)), result=result)
+            summary=_shown(summary or {}, held=held)),
+            result=referee_selectors.result_token(result, counted_at))
     return {"r": round_key(current), "t": versions}
 
 
@@ -116,11 +120,16 @@ def table_card(
     table: Table, game: Game | None, names: dict[str, str], *, held: bool = False
 ) -> dict[str, Any]:
     """A table's card; while results are held, without the leader and net worth; before the
-    game starts, without a leader (all start equal: the first seat would read as leading)."""
-    summary = _shown((game.summary if game else None) or {}, held=held)
-    leader = None if held or not (game and game.started_at) else summary.get("leader")
-    worth = {} if held else summary.get("net_worth", {})
+    game starts, without a leader (all start equal: the first seat would read as leading).
+    The leader, the net worth and the bankruptcies are the game's figures of record (a
+    result's lines once there is one: ``referee.selectors.figures_of_record``); the version
+    follows the summary's glance and the result's token, both of one query (``table_versions``).
+    """
     result = referee_selectors.result_of(game)
+    summary = _shown((game.summary if game else None) or {}, held=held)
+    figures = referee_selectors.figures_of_record(game, result)
+    leader = None if held or not (game and game.started_at) else figures["leader"]
+    worth = {} if held else figures["net_worth"]
     return {
         "id": table.pk,
         "number": table.number,
@@ -129,7 +138,8 @@ def table_card(
             paused=bool(game and game.paused_at),
             paused_seconds=game.paused_seconds if game else 0,
             auction_done=bool(game and game.auction_stop_done), summary=summary),
-            result=result.status if result else None),
+            result=referee_selectors.result_token(result.status if result else None,
+                                                  result.counted_at if result else None)),
         "state": public_state(game, result),
         "status": game.status if game else "setup",
         "end_reason": (game.end_reason or None) if game else None,
@@ -141,7 +151,7 @@ def table_card(
         "leader_net_worth": worth.get(leader) if leader else None,
         "players": [
             {"name": names[key], "net_worth": worth.get(key),
-             "bankrupt": key in summary.get("bankrupt", [])}
+             "bankrupt": key in figures["bankrupt"]}
             for key in (game.players if game else names)
             if key in names
         ],

@@ -50,6 +50,42 @@ def result_of(game: Game | None) -> GameResult | None:
         return None
 
 
+def figures_of_record(game: Game | None, result: GameResult | None) -> dict[str, Any]:
+    """A game's figures of record, what every page shows of its places, net worth and leader:
+    the result's lines once there is one (the console's count, the paper sheet or the
+    head referee's amendment: the placements as stored), else the live replay's figures (the
+    game's summary, an ended but uncounted game's included). Keys are the game's player keys;
+    ``places`` is empty without a result, ``leader`` the one player ahead of all others (with
+    a result, the only one in first place). No query when the result's placements were
+    prefetched (``prefetch_related("placements")`` or ``game__result__placements``)."""
+    summary = (game.summary if game is not None else None) or {}
+    if result is None:
+        return {"net_worth": dict(summary.get("net_worth", {})), "places": {},
+                "leader": summary.get("leader"), "bankrupt": list(summary.get("bankrupt", [])),
+                "unowned": summary.get("unowned", 0), "of_result": False}
+    placements = list(result.placements.all())
+    first = [p for p in placements if p.place == 1 and not p.bankrupt]
+    gone = sorted((p for p in placements if p.bankrupt), key=lambda p: -p.place)
+    return {
+        # a paper sheet gives no net worth for a bankrupt player (the console's count does)
+        "net_worth": {str(p.player_id): None if p.bankrupt and result.from_paper
+                      else p.net_worth for p in placements},
+        "places": {str(p.player_id): p.place for p in placements},
+        "leader": str(first[0].player_id) if len(first) == 1 else None,
+        "bankrupt": [str(p.player_id) for p in gone],  # first to go first
+        "unowned": summary.get("unowned", 0), "of_result": True,
+    }
+
+
+def result_token(status: str | None, counted_at: dt.datetime | None) -> str:
+    """A result in a few characters for a card's version: its state and when its figures were
+    last set (counted, entered from paper, amended), so an amendment makes a new card."""
+    if status is None:
+        return ""
+    stamp = f"{int(counted_at.timestamp() * 1000):x}" if counted_at is not None else ""
+    return f"{status[:4]}{stamp}"
+
+
 def table_state(game: Game | None, result: GameResult | None) -> str:
     """Where a table's game stands, in one word (the desk and the public pages both read it):
     not_started, running, paused, auction (auction stop declared, deeds left to auction),

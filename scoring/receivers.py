@@ -25,12 +25,24 @@ def on_player_saved(sender, *, instance, **kwargs) -> None:
         cache.invalidate(slug, cache.STANDINGS, cache.TABLES, cache.PLAYERS)
 
 
-def on_tournament_or_round_saved(sender, *, instance, **kwargs) -> None:
-    """A round drawn, started or closed, or settings changed: public answers follow at once."""
+#: The tournament's fields the stored standings follow: what the public may see (the hold of
+#: the results) and how they are computed (``services.settings_for``).
+STANDINGS_FIELDS = frozenset({"results_public_immediately", "format", "placement_points",
+                              "tie_breaks", "final_decides", "finalists"})
+
+
+def on_tournament_or_round_saved(sender, *, instance, update_fields=None, **kwargs) -> None:
+    """A round drawn, started or closed, or settings changed: public answers follow at once;
+    a setting the standings follow (the results' hold switched mid-round) has them recomputed
+    after commit, not left to the periodic refresh (idempotent: nothing changed, nothing
+    written)."""
     tournament_id = instance.pk if isinstance(instance, Tournament) else instance.tournament_id
     slug = Tournament.objects.filter(pk=tournament_id).values_list("slug", flat=True).first()
     if slug:
         cache.invalidate(slug)
+    if isinstance(instance, Tournament) and not kwargs.get("created") and (
+            update_fields is None or STANDINGS_FIELDS & set(update_fields)):
+        standings_changed(tournament_id=tournament_id)
 
 
 def on_game_changed(sender, *, game_id: int, tournament_slug: str | None = None,

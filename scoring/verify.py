@@ -12,6 +12,7 @@ run it at any time (``manage.py verify SLUG``, the round desk's "Check the recor
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
@@ -24,6 +25,7 @@ from referee import (
     rulings,
     services,
 )
+from referee import selectors as referee_selectors
 from referee.models import Game, GameResult
 from scoring.models import Scope
 from scoring.standings import selectors as standings
@@ -118,12 +120,51 @@ def _where(game: Game) -> str:
         "round": game.table.round.number, "table": game.table.number}
 
 
-def _amended_placements(tournament: Tournament) -> set[int]:
+def _amended_placements(tournament: Tournament) -> dict[int, list[tuple[int, int]]]:
     """Placements whose amendment the audit log holds (the placement's own entry, filed under
-    the staff action ``result.amend``)."""
+    the staff action ``result.amend``), each with the net worth its rulings set, oldest first:
+    (before, after) per ruling that changed it (none: a ruling moved only its place)."""
     entries = audit.entries(tournament, what="result.amend").filter(
-        content_type__model="placement").values_list("object_id", flat=True)
-    return {int(pk) for pk in entries if pk is not None}
+        content_type__model="placement").order_by("timestamp", "pk").values_list(
+        "object_id", "changes")
+    rulings_of: dict[int, list[tuple[int, int]]] = {}
+    for pk, changes in entries:
+        if pk is None:
+            continue
+        ruled = rulings_of.setdefault(int(pk), [])
+        worth = _changed(changes, "net_worth")
+        if worth is not None:
+            ruled.append(worth)
+    return rulings_of
+
+
+def _changed(changes, name: str) -> tuple[int, int] | None:
+    """A field's (before, after) as an audit entry holds it (django-auditlog keeps text)."""
+    if isinstance(changes, str):
+        changes = json.loads(changes or "{}")
+    pair = (changes or {}).get(name)
+    try:
+        return int(pair[0]), int(pair[1])
+    except (TypeError, ValueError, IndexError):
+        return None
+
+
+def _ruled_worth(report: Report, where: str, placement, name, written: int,
+                 amended: dict[int, list[tuple[int, int]]]) -> int:
+    """The net worth of an amended placement as its recorded rulings give it: the first
+    ruling changed the figure ``written`` (the count, the sheet's total), the last one's is
+    the figure of record; the stored figure must be that one."""
+    ruled = amended.get(placement.pk, [])
+    if ruled and ruled[0][0] != written:
+        report.add(where, _("%(player)s: the recorded ruling changed a net worth of "
+                            "%(before)s, the result's own figure is %(written)s") % {
+            "player": name, "before": ruled[0][0], "written": written})
+    worth = ruled[-1][1] if ruled else written
+    if placement.net_worth != worth:
+        report.add(where, _("%(player)s: stored net worth %(stored)s, the recorded ruling "
+                            "gives %(worth)s") % {
+            "player": name, "stored": placement.net_worth, "worth": worth})
+    return worth
 
 
 def _replay(game: Game, events: list[dict]) -> rules.Game:
@@ -132,7 +173,8 @@ def _replay(game: Game, events: list[dict]) -> rules.Game:
     return engine
 
 
-def _verify_game(report: Report, game: Game, names: dict[int, str], amended: set[int]) -> None:
+def _verify_game(report: Report, game: Game, names: dict[int, str],
+                 amended: dict[int, list[tuple[int, int]]]) -> None:
     where = _where(game)
     rows = list(game.events.order_by("seq").values_list("seq", "data"))  # one read of the record
     seqs = [seq for seq, _data in rows]
@@ -146,7 +188,8 @@ def _verify_game(report: Report, game: Game, names: dict[int, str], amended: set
         report.add(where, _("the record cannot be replayed: %(reason)s") % {
             "reason": violation.message_en})
         return
-    result = GameResult.objects.filter(game=game).first()
+    # its lines read once: checked here, and read again by the pages' selector (_verify_shown)
+    result = GameResult.objects.filter(game=game).prefetch_related("placements").first()
     from_paper = result is not None and result.from_paper
     if not from_paper:
         if engine.status != game.status:
@@ -168,7 +211,7 @@ def _verify_game(report: Report, game: Game, names: dict[int, str], amended: set
 
 def _verify_result(
     report: Report, where: str, game: Game, engine: rules.Game, result: GameResult,
-    names: dict[int, str], amended: set[int],
+    names: dict[int, str], amended: dict[int, list[tuple[int, int]]],
 ) -> None:
     placements = list(result.placements.all())
     seated = {int(key) for key in game.players}
@@ -181,7 +224,8 @@ def _verify_result(
     ):
         report.add(where, _("the result was counted and confirmed by the same person"))
     if result.from_paper:
-        _verify_paper(report, where, placements, names)
+        record = _verify_paper(report, where, placements, names, amended)
+        _verify_shown(report, where, game, result, placements, record, names)
         return
     if engine.status != Game.Status.FINISHED:
         report.add(where, _("a result is stored, but the record does not end the game"))
@@ -200,47 +244,105 @@ def _verify_result(
         if is_amended and placement.pk not in amended:
             report.add(where, _("%(player)s's figures are marked as amended, but the audit log "
                                 "holds no amendment of this result") % {"player": name})
+        worth = placement.net_worth
+        if is_amended and placement.pk in amended:
+            worth = _ruled_worth(report, where, placement, name, row.net_worth, amended)
         if not is_amended and (placement.place, placement.net_worth) != (row.place,
                                                                           row.net_worth):
             report.add(where, _("%(player)s: stored place %(stored)s with %(stored_worth)s, the "
                                 "record gives place %(place)s with %(worth)s") % {
                 "player": name, "stored": placement.place,
                 "stored_worth": placement.net_worth, "place": row.place, "worth": row.net_worth})
-        figures[placement.player_id] = (placement.bankrupt, placement.net_worth, row.place)
+        figures[placement.player_id] = (row.bankrupt, worth, row.place)
+    # The result of record: the replay's places, or the ones the ruled figures give.
+    places = {pid: replayed[pid].place for pid in figures}
     if any(p.breakdown.get("amended") for p in placements):
-        _compare_places(report, where, placements, names, rulings.amended_places(figures),
+        places = rulings.amended_places(figures)
+        _compare_places(report, where, placements, names, places,
                         _("%(player)s: stored place %(stored)s, the amended figures give place "
                           "%(place)s"))
+    record = {pid: (places[pid], worth, out) for pid, (out, worth, _pl) in figures.items()}
+    _verify_shown(report, where, game, result, placements, record, names)
 
 
 def _bankrupt_words(bankrupt: bool) -> str:
     return _("bankrupt") if bankrupt else _("still in")
 
 
-def _verify_paper(report: Report, where: str, placements, names: dict[int, str]) -> None:
+def _verify_paper(report: Report, where: str, placements, names: dict[int, str],
+                  amended: dict[int, list[tuple[int, int]]],
+                  ) -> dict[int, tuple[int, int, bool]] | None:
+    """A paper result against its sheet: the parts are what the paper said, so they add up to
+    the sheet's own total as written (an amended line keeps it: ``counted_net_worth``); an
+    amended figure is the one the recorded ruling gives; the places follow from the figures.
+    Returns the result of record per player (place, net worth, bankrupt); None when an older
+    sheet's places cannot be re-derived."""
     lines = []
+    worths = {}
     for placement in placements:
         parts = {key: placement.breakdown[key] for key in paper.BREAKDOWN
                  if key in placement.breakdown}
         name = names.get(placement.player_id, placement.player_id)
-        if parts and not placement.bankrupt and sum(int(v) for v in parts.values()) != \
-                placement.net_worth:
+        is_amended = bool(placement.breakdown.get("amended"))
+        written = int(placement.breakdown.get("counted_net_worth", placement.net_worth)) \
+            if is_amended else placement.net_worth
+        if parts and not placement.bankrupt and sum(int(v) for v in parts.values()) != written:
             report.add(where, _("%(player)s: the sheet's parts add up to %(sum)s, the stored "
                                 "net worth is %(worth)s") % {
                 "player": name, "sum": sum(int(v) for v in parts.values()),
-                "worth": placement.net_worth})
+                "worth": written})
+        worth = placement.net_worth
+        if is_amended and placement.pk not in amended:
+            report.add(where, _("%(player)s's figures are marked as amended, but the audit log "
+                                "holds no amendment of this result") % {"player": name})
+        elif is_amended:
+            worth = _ruled_worth(report, where, placement, name, written, amended)
+        worths[placement.player_id] = worth
         order = placement.breakdown.get("bankrupt_order")
         lines.append(paper.PaperLine(
             player_id=placement.player_id,
             bankrupt_order=int(order) if placement.bankrupt and order else None,
-            net_worth=placement.net_worth,
+            net_worth=worth,
         ))
     if any(p.bankrupt and not p.breakdown.get("bankrupt_order") for p in placements):
-        return  # an older sheet without the order: its places cannot be re-derived
-    _compare_places(report, where, placements, names,
-                    {line.player_id: place for line, place in paper.places(lines)},
+        return None  # an older sheet without the order: its places cannot be re-derived
+    places = {line.player_id: place for line, place in paper.places(lines)}
+    _compare_places(report, where, placements, names, places,
                     _("%(player)s: stored place %(stored)s, the paper sheet gives place "
                       "%(place)s"))
+    return {p.player_id: (places[p.player_id], worths[p.player_id], p.bankrupt)
+            for p in placements}
+
+
+def _verify_shown(report: Report, where: str, game: Game, result: GameResult, placements,
+                  record: dict[int, tuple[int, int, bool]] | None,
+                  names: dict[int, str]) -> None:
+    """What every public page shows of the game (its figures of record, as the one selector
+    the pages read gives them: ``referee.selectors.figures_of_record``) against the result
+    of record re-derived here (``record``: place, net worth, bankrupt per player), winner
+    included."""
+    if record is None:
+        return
+    shown = referee_selectors.figures_of_record(game, result)
+    for player, (place, worth, out) in record.items():
+        key = str(player)
+        name = names.get(player, player)
+        worth_shown = shown["net_worth"].get(key)
+        if out and result.from_paper:
+            worth = None  # a sheet gives no net worth for a bankrupt player
+        if (shown["places"].get(key), worth_shown) != (place, worth):
+            report.add(where, _("the public pages show %(player)s in place %(shown_place)s "
+                                "with %(shown)s, the result of record gives place %(place)s "
+                                "with %(worth)s") % {
+                "player": name, "shown_place": _shown(shown["places"].get(key)),
+                "shown": _shown(worth_shown), "place": place, "worth": _shown(worth)})
+    first = [player for player, (place, _w, out) in record.items() if place == 1 and not out]
+    winner = str(first[0]) if len(first) == 1 else None
+    if shown["leader"] != winner:
+        report.add(where, _("the public pages name %(shown)s the table's winner, the result of "
+                            "record %(winner)s") % {
+            "shown": names.get(int(shown["leader"]), "–") if shown["leader"] else "–",
+            "winner": names.get(int(winner), "–") if winner else "–"})
 
 
 def _compare_places(report: Report, where: str, placements, names: dict[int, str],

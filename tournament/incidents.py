@@ -9,7 +9,7 @@ from django.db.models import Q, Sum
 from django.utils.translation import gettext_lazy as _
 
 from tournament import audit, errors
-from tournament.models import Incident, Player, Tournament
+from tournament.models import Incident, Player, Round, Tournament
 from tournament.players import services as players
 
 Level = Incident.Level
@@ -42,6 +42,8 @@ def record_incident(
         raise errors.InvalidForm(fields=[POINTS])
     if level != Level.DEDUCTION:
         points = 0
+    if round_number is None:  # the round it belongs to: "standings after round N" count it
+        round_number = round_of_now(player.tournament_id)
     with audit.action(tournament=player.tournament_id, actor=by, what="incident.record",
                       reason=note):
         incident = Incident.objects.create(
@@ -54,15 +56,31 @@ def record_incident(
     return incident
 
 
+def round_of_now(tournament_id: int) -> int | None:
+    """The round an incident recorded now belongs to: the round running, else the last one
+    started (None before the first round starts: it then counts in every round's list)."""
+    rounds = Round.objects.filter(tournament_id=tournament_id).order_by("-number")
+    running = rounds.filter(status=Round.Status.RUNNING).values_list("number", flat=True)
+    started = rounds.filter(Q(started_at__isnull=False) | Q(status=Round.Status.COMPLETE))
+    return running.first() or started.values_list("number", flat=True).first()
+
+
 def incidents_of(player: Player) -> list[Incident]:
     return list(player.incidents.select_related("recorded_by").order_by("recorded_at"))
 
 
-def deductions(tournament: Tournament | int) -> dict[int, int]:
-    """Points deducted per player (only players with a deduction)."""
+def deductions(tournament: Tournament | int, *, through_round: int | None = None
+               ) -> dict[int, int]:
+    """Points deducted per player (only players with a deduction); ``through_round``: only
+    the deductions of rounds 1…N (the standings after round N; one recorded before any round
+    started counts in every round's)."""
     tournament_id = tournament if isinstance(tournament, int) else tournament.pk
+    incidents = Incident.objects.filter(tournament_id=tournament_id, level=Level.DEDUCTION)
+    if through_round is not None:
+        incidents = incidents.filter(Q(round_number__isnull=True)
+                                     | Q(round_number__lte=through_round))
     rows = (
-        Incident.objects.filter(tournament_id=tournament_id, level=Level.DEDUCTION)
+        incidents
         .values("player_id")
         .annotate(total=Sum("points"))
     )

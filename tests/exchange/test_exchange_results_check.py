@@ -65,3 +65,5 @@ def test_penalties_and_the_audit_log_travel_with_the_export(played):
     assert incidents.deductions(copy) == {
         copy.players.get(name=player.name).pk: 3
     }
+    # the round it belongs to travels too: the copy's "standings after round N" are the same
+    assert copy.incidents.get().round_number == 1
