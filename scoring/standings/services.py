@@ -30,6 +30,7 @@ from scoring.standings.compute import (
     GameResultRow,
     PlayerLine,
     Settings,
+    choose_finalists,
     compute_standings,
 )
 from tournament import incidents
@@ -226,6 +227,12 @@ def recompute_standings(*, tournament_id: int, tournament: Tournament | None = N
     return bool(lines)
 
 
+def dropped_out(tournament: Tournament) -> set[int]:
+    """The players who dropped out (never qualified for the final)."""
+    return set(Player.objects.filter(tournament=tournament, dropped_out=True)
+               .values_list("pk", flat=True))
+
+
 def live_lines(tournament: Tournament) -> list[PlayerLine]:
     """The live standings as :func:`recompute_standings` would store them, computed from the
     inputs without writing (a read that must be current: the export)."""
@@ -235,7 +242,25 @@ def live_lines(tournament: Tournament) -> list[PlayerLine]:
     return compute_standings(
         players=players, results=result_rows(tournament, complete_rounds_only=False),
         settings=settings_for(tournament), deductions=incidents.deductions(tournament),
+        out=dropped_out(tournament),
     )
+
+
+def finalists(tournament: Tournament) -> list[int]:
+    """Who reaches the final, in the order they qualify: the one decision the round desk's
+    list, the standings' "qualified" mark and the seating of the final follow
+    (``compute.choose_finalists``: players who dropped out passed over, the format's rule
+    applied), computed afresh from the preliminary rounds' confirmed results and the
+    deductions, whatever the final's own results (``verify`` checks a seated final by it)."""
+    players, deducted = incidents.players_and_deductions(tournament)
+    rows = [row for row in result_rows(tournament, complete_rounds_only=False)
+            if not row.is_final_round]
+    if tournament.lot_seed is None:  # drawn by the first recompute since the caller read it
+        tournament.refresh_from_db(fields=["lot_seed"])
+    settings = settings_for(tournament)
+    lines = compute_standings(players=players, results=rows, settings=settings,
+                              deductions=deducted)
+    return choose_finalists(lines, settings=settings, out=dropped_out(tournament))
 
 
 def refresh_running_standings() -> int:
