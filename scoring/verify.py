@@ -28,7 +28,13 @@ from referee.models import Game, GameResult
 from scoring.models import Scope
 from scoring.standings import selectors as standings
 from scoring.standings.compute import PlayerLine, compute_standings
-from scoring.standings.services import dropped_out, finalists, result_rows, settings_for
+from scoring.standings.services import (
+    dropped_out,
+    finalists,
+    result_rows,
+    seated_final,
+    settings_for,
+)
 from tournament import audit, incidents
 from tournament.models import Player, Round, Seat, Tournament
 
@@ -260,6 +266,7 @@ def _verify_standings(report: Report, tournament: Tournament, names: dict[int, s
     players = sorted(names)
     deducted = incidents.deductions(tournament)
     out = dropped_out(tournament)
+    in_final = seated_final(tournament)
     for scope, label in SCOPES.items():
         # The places as every page derives them from the stored figures.
         stored = {row.player_id: row for row in standings.placed_rows(tournament, scope=scope)}
@@ -270,7 +277,7 @@ def _verify_standings(report: Report, tournament: Tournament, names: dict[int, s
         lines: dict[int, PlayerLine] = {
             line.player: line for line in compute_standings(
                 players=players, results=rows, settings=settings, deductions=deducted,
-                out=out)
+                out=out, seated_final=in_final)
         }
         report.rows += len(stored)
         report.players = max(report.players, len(stored))
@@ -308,7 +315,7 @@ def _verify_final(report: Report, tournament: Tournament, names: dict[int, str])
     if final is None:
         return
     seated = set(Seat.objects.filter(round=final).values_list("player_id", flat=True))
-    chosen = finalists(tournament)
+    chosen = finalists(tournament, kept=seated)  # a finalist may leave once seated
     if seated != set(chosen):
         def listed(players) -> str:
             return ", ".join(sorted(str(names.get(p, p)) for p in players)) or "–"

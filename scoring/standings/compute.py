@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
-from collections.abc import Callable, Container, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cmp_to_key
 
@@ -92,24 +92,30 @@ def compute_standings(
     settings: Settings,
     deductions: Mapping[int, int] | None = None,
     out: Container[int] = frozenset(),
+    seated_final: Collection[int] = frozenset(),
 ) -> list[PlayerLine]:
     """Rank every player; equal on every criterion → equal rank (shared place). ``out``: the
-    players who dropped out (ranked, never qualified: :func:`choose_finalists`)."""
+    players who dropped out (ranked, never qualified: :func:`choose_finalists`);
+    ``seated_final``: the players of a seated final (they are the qualified ones)."""
     lines, meetings, final_places = _tally(players, results, settings, deductions or {})
     for player, place in final_places.items():
         lines[player].final_place = place
     _settle_ties(list(lines.values()), settings, _comparison(settings, meetings))
-    return place_lines(lines.values(), settings=settings, out=out)
+    return place_lines(lines.values(), settings=settings, out=out, seated_final=seated_final)
 
 
 def place_lines(
     lines: Iterable[PlayerLine], *, settings: Settings, out: Container[int] = frozenset(),
+    seated_final: Collection[int] = frozenset(),
 ) -> list[PlayerLine]:
     """Order lines by their figures and settled ties, and give each its rank, the key that
-    decided it and whether it qualifies (:func:`choose_finalists`; ``out``: the players who
-    dropped out): the same for lines just computed and lines read back from storage. A final's
-    places come first (who played it), then every other line with a confirmed result; who has
-    none yet is not ranked ("not played yet", never placed by lot) and listed last, by id."""
+    decided it and whether it qualifies: the same for lines just computed and lines read back
+    from storage. Qualified are, once the final is seated, its players (``seated_final``: who
+    is in the final, whatever changed since; ``verify`` checks the seating against the rule),
+    before that those of :func:`choose_finalists` (``out``: the players who dropped out). A
+    final's places come first (who played it), then every other line with a confirmed result;
+    who has none yet is not ranked ("not played yet", never placed by lot) and listed last, by
+    id."""
     prefix, rest = _split_chain(settings)
     lines = list(lines)
     ahead = {line.player: _values(line, prefix, settings) for line in lines}
@@ -133,7 +139,8 @@ def place_lines(
     ordered = finalists + ranked
     for line in lines:
         line.rank, line.decided_by, line.qualified = 0, "", False
-    chosen = set() if finalists else set(choose_finalists(ordered, settings=settings, out=out))
+    chosen = (set() if finalists else set(seated_final) if seated_final
+              else set(choose_finalists(ordered, settings=settings, out=out)))
     last = max((position for position, line in enumerate(ordered, start=1)
                 if line.player in chosen), default=0)
     boundaries = _lot_boundaries(settings, qualifying=not finalists,

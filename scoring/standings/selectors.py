@@ -16,7 +16,7 @@ from scoring.models import Scope, StandingRow, StandingsVersion
 from scoring.standings.compute import PlayerLine, Settings, place_lines
 from scoring.standings.services import STORED, finalists, settings_for
 from tournament import names
-from tournament.models import Player, Seat, Tournament
+from tournament.models import Player, Round, Seat, Tournament
 
 T = TypeVar("T")
 
@@ -71,16 +71,22 @@ def _settings(tournament: Tournament) -> Settings:
     return settings_for(tournament)
 
 
-def _with_out(rows):
-    """Stored rows with ``player_out``: whether the player dropped out (a finalist never is)."""
-    return rows.annotate(player_out=F("player__dropped_out"))
+def _in_final(tournament: Tournament) -> Exists:
+    return Exists(Seat.objects.filter(round__tournament=tournament, round__kind=Round.Kind.FINAL,
+                                      player=OuterRef("player_id")))
+
+
+def _with_out(rows, tournament: Tournament):
+    """Stored rows with ``player_out`` (whether the player dropped out) and ``in_final``
+    (seated in the final): what the qualification reads besides the figures."""
+    return rows.annotate(player_out=F("player__dropped_out"), in_final=_in_final(tournament))
 
 
 def placed(tournament: Tournament, rows: Iterable[StandingRow]) -> list[StandingRow]:
     """``rows`` (one scope's, annotated by ``_with_out``) in the standings' order, each given
-    its ``rank`` (0: no confirmed result yet), ``decided_by`` and ``qualified`` (the rule of
-    ``compute.choose_finalists``, which reads each line's rounds in the table-winners
-    format)."""
+    its ``rank`` (0: no confirmed result yet), ``decided_by`` and ``qualified`` (the players
+    of a seated final, else the rule of ``compute.choose_finalists``, which reads each line's
+    rounds in the table-winners format)."""
     by_player = {row.player_id: row for row in rows}
     if not by_player:
         return []
@@ -89,6 +95,7 @@ def placed(tournament: Tournament, rows: Iterable[StandingRow]) -> list[Standing
          for player, row in by_player.items()],
         settings=_settings(tournament),
         out={player for player, row in by_player.items() if row.player_out},
+        seated_final={player for player, row in by_player.items() if row.in_final},
     )
     ordered = []
     for line in lines:
@@ -102,7 +109,7 @@ def placed_rows(tournament: Tournament, *, scope: str, related: tuple[str, ...] 
                 ) -> list[StandingRow]:
     """A scope's stored rows, placed (see ``placed``); ``related``: for ``select_related``.
     One query."""
-    rows = _with_out(StandingRow.objects.filter(tournament=tournament, scope=scope))
+    rows = _with_out(StandingRow.objects.filter(tournament=tournament, scope=scope), tournament)
     return placed(tournament, rows.select_related(*related) if related else rows)
 
 
@@ -110,13 +117,16 @@ def place_of(tournament: Tournament, *, player_id: int, scope: str = Scope.PUBLI
              ) -> PlayerLine | None:
     """One player's line with its place (``rank``, 0: not played yet), derived from the
     scope's figures in one query; None when the standings do not list the player."""
-    values = list(StandingRow.objects.filter(tournament=tournament, scope=scope).values_list(
-        "player_id", "player__dropped_out", *PLACING))
+    values = list(StandingRow.objects.filter(tournament=tournament, scope=scope)
+                  .annotate(in_final=_in_final(tournament))
+                  .values_list("player_id", "player__dropped_out", "in_final", *PLACING))
     if not values:
         return None
     lines = place_lines([PlayerLine(player, **dict(zip(PLACING, rest, strict=True)))
-                         for player, _out, *rest in values], settings=_settings(tournament),
-                        out={player for player, out, *_rest in values if out})
+                         for player, _out, _final, *rest in values],
+                        settings=_settings(tournament),
+                        out={player for player, out, *_rest in values if out},
+                        seated_final={player for player, _out, final, *_rest in values if final})
     return next((line for line in lines if line.player == player_id), None)
 
 
@@ -131,7 +141,7 @@ def qualifiers(tournament: Tournament) -> list[StandingRow]:
 def standings(tournament: Tournament, *, scope: str = Scope.PUBLIC) -> list[dict[str, Any]]:
     """One row per player, best first, with public name, club and per-round figures."""
     rows = placed(tournament, _with_out(StandingRow.objects.filter(tournament=tournament,
-                                                                   scope=scope))
+                                                                   scope=scope), tournament)
                   .select_related("player__club")
                   .annotate(seated=Exists(Seat.objects.filter(round__tournament=tournament,
                                                               player=OuterRef("player_id")))))

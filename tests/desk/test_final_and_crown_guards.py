@@ -279,3 +279,19 @@ def test_verify_reports_a_final_seated_with_others_than_the_finalists(commits):
     differences = _differences(tournament)
     assert len(differences) == 1 and "Spieler 5" in differences[0]
     assert "Spieler 6" in differences[0]
+
+
+def test_once_the_final_is_seated_its_players_are_the_qualified_ones(commits):
+    """A finalist who leaves after the final began keeps the seat, and the mark: the standings
+    do not mark someone who is not in the final, and the record check agrees."""
+    tournament, players, _tables = _round_one(commits)
+    final = desk_rounds.seat_final(tournament=tournament)
+    rounds_services.lock_round(round_=final)
+    rounds_services.start_round(round_=final)
+    play(final.tables.get(), {seat.player: 2000 for seat in final.seats.all()}, confirm=False)
+    players_services.drop_out(player=players[0])
+    tournament.refresh_from_db()
+    assert _public_marks(tournament) == _seated(final)
+    assert {row["player"] for row in standings.standings(tournament, scope=Scope.LIVE)
+            if row["qualified"]} == _seated(final)
+    assert _differences(tournament) == []
