@@ -127,6 +127,8 @@ def test_the_desk_says_why_the_final_waits_for_a_reopened_result(client, commits
     judge, _judge2 = _judges(tournament)
     rulings.reopen_result(game_id=Game.objects.get(table=tables[1]).pk, reason="x", by=judge)
     client.force_login(OrganizerFactory(tournaments=[tournament]))
+    page = client.get("/manage/k/desk/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert 'data-warning="final-waits"' in page and "Runde 1, Tisch 2" in page
     refused = client.post("/manage/k/final/seat/", HTTP_ACCEPT_LANGUAGE="de")
     assert refused.status_code == 409
     assert "Runde 1, Tisch 2" in refused.content.decode()
