@@ -21,6 +21,11 @@ RESULTS_MISSING = _(
 )
 FINAL_EXISTS = _("The final has already been seated (round %(number)s).")
 PRELIMINARIES_OPEN = _("Round %(number)s is not closed yet: close every preliminary round first.")
+RESULTS_NOT_CONFIRMED = _(
+    "The final cannot be seated yet: the result of %(tables)s is not confirmed (reopened, or "
+    "not confirmed yet), and who reaches the final depends on it. Have it confirmed first."
+)
+ROUND_TABLE = _("round %(round)s, table %(table)s")
 TOO_FEW_QUALIFIERS = _("Only %(count)s players have results; the final needs %(needed)s.")
 FINAL_EARLY = _(
     "Only %(closed)s of the %(configured)s preliminary rounds set for this tournament are "

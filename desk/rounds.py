@@ -16,8 +16,7 @@ from referee.models import Game, GameResult
 from scoring import cache
 from scoring.models import Scope
 from scoring.standings import selectors as standings
-from scoring.standings.compute import table_winners_qualifiers
-from scoring.standings.services import recompute_standings, result_rows
+from scoring.standings.services import finalists, recompute_standings
 from scoring.standings.trigger import standings_changed
 from tournament import audit
 from tournament.models import (
@@ -27,6 +26,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.rounds import services as tournament_services
+from tournament.wording import lazy_format, lazy_join
 
 
 def missing_results(round_: Round) -> list[int]:
@@ -70,22 +70,38 @@ def close_round(*, round_: Round) -> Round:
 
 
 def qualifiers(*, tournament: Tournament) -> list[Player]:
-    """Who reaches the final: by the format (knock-out: table winners + best runners-up)."""
-    recompute_standings(tournament_id=tournament.pk)
-    count = tournament.finalists
-    if tournament.format == Tournament.Format.TABLE_WINNERS:
-        last = tournament.rounds.filter(kind=Round.Kind.PRELIMINARY).order_by("-number").first()
-        rows = [
-            row for row in result_rows(tournament, complete_rounds_only=True)
-            if last is not None and row.round == last.number
-        ]
-        ids = table_winners_qualifiers(results=rows, seats=count)
-    else:
-        ids = [row.player_id for row in
-               standings.placed_rows(tournament, scope=Scope.LIVE, related=("player",))
-               if not row.player.dropped_out][:count]
+    """Who reaches the final: ``scoring``'s one rule (``finalists``), which the desk's list and
+    the standings' mark show too."""
+    ids = finalists(tournament)
     players = Player.objects.in_bulk(ids)
     return [players[pid] for pid in ids]
+
+
+def unconfirmed_preliminaries(tournament: Tournament) -> list[tuple[int, int]]:
+    """(round, table) of every preliminary table without a confirmed result: a result reopened
+    after its round closed too (it does not count, so the final would be seated without it)."""
+    confirmed = set(GameResult.objects.filter(
+        game__table__round__tournament=tournament, status=GameResult.Status.CONFIRMED,
+    ).values_list("game__table_id", flat=True))
+    return [
+        (number, table) for pk, number, table in
+        Table.objects.filter(round__tournament=tournament, round__kind=Round.Kind.PRELIMINARY)
+        .order_by("round__number", "number").values_list("pk", "round__number", "number")
+        if pk not in confirmed
+    ]
+
+
+def _check_confirmed(tournament: Tournament) -> None:
+    """The final is seated only from confirmed results: refused, naming the tables, while one
+    is reopened (or not confirmed yet)."""
+    open_tables = unconfirmed_preliminaries(tournament)
+    if open_tables:
+        raise errors.FinalNotPossible(
+            errors.RESULTS_NOT_CONFIRMED, code="results_not_confirmed", http_status=409,
+            params={"tables": lazy_join(
+                [lazy_format(errors.ROUND_TABLE, {"round": number, "table": table})
+                 for number, table in open_tables], ", ")},
+        )
 
 
 def preliminaries_closed(tournament: Tournament) -> int:
@@ -136,6 +152,7 @@ def seat_final(
     if open_round is not None:
         raise errors.FinalNotPossible(errors.PRELIMINARIES_OPEN, params={"number": open_round.number})
     _check_early(tournament, early)
+    _check_confirmed(tournament)
     chosen = _finalists(tournament)
     reason = _("seated early") if final_is_early(tournament) else ""
     with audit.action(tournament=tournament.pk, actor=by, what="final.seat", reason=str(reason)):
@@ -187,6 +204,7 @@ def reseat_round(
     players = None
     if round_.kind == Round.Kind.FINAL:
         _check_early(tournament, early)
+        _check_confirmed(tournament)
         players = _finalists(tournament)
     with audit.action(tournament=tournament.pk, actor=by, what="round.reseat", reason=reason):
         tournament_services.back_to_seated(round_=round_)

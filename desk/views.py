@@ -274,6 +274,11 @@ def desk(tournament: Tournament, *, now: dt.datetime | None = None) -> dict[str,
         # The head referee's swap: the players of the tables whose games have not begun.
         "swap_choices": _swap_choices(current, lines),
         "qualifiers": _qualifiers(tournament) if can_seat_final else [],
+        # Preliminary tables whose result is not confirmed (reopened after its round closed):
+        # the final waits for them (``rounds.seat_final`` refuses, naming them too).
+        "final_waits_for": (
+            round_writes.unconfirmed_preliminaries(tournament) if can_seat_final else []
+        ),
         "final": final,
         # The tournament's setting: for games that begin from now on (each line has its own).
         "time_limit_seconds": tournament_times[1],

@@ -278,3 +278,27 @@ NESTED_VALUE = _("“%(field)s” must be a plain value or a list of texts.")
 
 
 class BadEvent(DomainError, code="bad_event"): ...
+
+
+# ------------------------------------------------------------- results behind the final
+
+#: Reopening a result that the final or the crowning already rests on (``rulings.reopen_result``).
+class ResultSettled(Conflict, code="result_settled"): ...
+
+
+PRELIMINARY_FINAL_SEATED = _(
+    "The result of table %(table)s in round %(number)s can no longer be reopened: the final "
+    "(round %(final)s) is seated from the preliminary results. If none of its games has begun, "
+    "delete the final on the round desk (“Delete this round”), reopen the result, and seat "
+    "the final again; once it has begun, the head referee decides with the organizer."
+)
+FINAL_CROWNED = _(
+    "The tournament is finished and its winner crowned: the result of the final can no longer "
+    "be reopened. To correct it, first undo the crowning on the round desk (“Undo the "
+    "crowning: reopen the final”), then reopen the result."
+)
+PRELIMINARY_CROWNED = _(
+    "The tournament is finished and its winner crowned: the result of table %(table)s in round "
+    "%(number)s can no longer be reopened, since the final and the crowning rest on it. The "
+    "head referee decides with the organizer; the record stays as it is."
+)

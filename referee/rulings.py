@@ -16,7 +16,7 @@ from config.inputs import whole_amount
 from referee import changes, engine_cache, errors, results, services
 from referee.models import Game, GameResult
 from tournament import audit
-from tournament.models import Round, Seat, Table
+from tournament.models import Round, Seat, Table, Tournament
 from tournament.rounds import services as tournament_services
 
 
@@ -67,6 +67,24 @@ def resolve_dispute(
     return result
 
 
+def _check_not_settled(game: Game) -> None:
+    """A result the crowning rests on (any, once the tournament is finished), or a preliminary
+    one the seated final rests on, is not reopened: refused with what to do instead. The
+    tournament's row is locked, so a crowning or a seating waits for this ruling."""
+    round_ = game.table.round
+    tournament = Tournament.objects.select_for_update().get(pk=round_.tournament_id)
+    params = {"table": game.table.number, "number": round_.number}
+    if tournament.status == Tournament.Status.FINISHED:
+        raise errors.ResultSettled(
+            errors.FINAL_CROWNED if round_.kind == Round.Kind.FINAL
+            else errors.PRELIMINARY_CROWNED, params=params)
+    final = (Round.objects.filter(tournament=tournament, kind=Round.Kind.FINAL)
+             .values_list("number", flat=True).first())
+    if round_.kind == Round.Kind.PRELIMINARY and final is not None:
+        raise errors.ResultSettled(errors.PRELIMINARY_FINAL_SEATED,
+                                   params={**params, "final": final})
+
+
 def reopen_result(*, game_id: int, reason: str, by: User | None) -> GameResult:
     """Take back a confirmation: the result awaits a new confirmation (code or a second person),
     and the console may correct the game meanwhile."""
@@ -75,6 +93,7 @@ def reopen_result(*, game_id: int, reason: str, by: User | None) -> GameResult:
         game, result = _locked(game_id)
         if result is None or result.status != GameResult.Status.CONFIRMED:
             raise errors.ResultNotReady(errors.NOT_CONFIRMED, params={"table": game.table.number})
+        _check_not_settled(game)
         tournament_id = game.table.round.tournament_id
         with audit.action(tournament=tournament_id, actor=by, what="result.reopen", reason=reason):
             result.status = GameResult.Status.COUNTED

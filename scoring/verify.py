@@ -30,9 +30,15 @@ from referee.models import Game, GameResult
 from scoring.models import Scope
 from scoring.standings import selectors as standings
 from scoring.standings.compute import PlayerLine, compute_standings
-from scoring.standings.services import result_rows, settings_for
+from scoring.standings.services import (
+    dropped_out,
+    finalists,
+    result_rows,
+    seated_final,
+    settings_for,
+)
 from tournament import audit, incidents
-from tournament.models import Player, Tournament
+from tournament.models import Player, Round, Seat, Tournament
 
 SCOPES = {Scope.LIVE: gettext_lazy("staff standings"), Scope.PUBLIC: gettext_lazy("public standings")}
 #: Standings columns compared, with the words for each.
@@ -111,6 +117,7 @@ def verify_tournament(*, tournament: Tournament) -> Report:
         report.games += 1
         _verify_game(report, game, names, amended)
     _verify_standings(report, tournament, names)
+    _verify_final(report, tournament, names)
     _verify_winner(report, tournament, names)
     return report
 
@@ -360,6 +367,8 @@ def _verify_standings(report: Report, tournament: Tournament, names: dict[int, s
     settings = settings_for(tournament)
     players = sorted(names)
     deducted = incidents.deductions(tournament)
+    out = dropped_out(tournament)
+    in_final = seated_final(tournament)
     for scope, label in SCOPES.items():
         # The places as every page derives them from the stored figures.
         stored = {row.player_id: row for row in standings.placed_rows(tournament, scope=scope)}
@@ -369,7 +378,8 @@ def _verify_standings(report: Report, tournament: Tournament, names: dict[int, s
         rows = result_rows(tournament, complete_rounds_only=hold)
         lines: dict[int, PlayerLine] = {
             line.player: line for line in compute_standings(
-                players=players, results=rows, settings=settings, deductions=deducted)
+                players=players, results=rows, settings=settings, deductions=deducted,
+                out=out, seated_final=in_final)
         }
         report.rows += len(stored)
         report.players = max(report.players, len(stored))
@@ -398,6 +408,23 @@ def _shown(value) -> str:
     if isinstance(value, bool):
         return _("yes") if value else _("no")
     return str(value)
+
+
+def _verify_final(report: Report, tournament: Tournament, names: dict[int, str]) -> None:
+    """A seated final's players are those the preliminary results qualify (``finalists``:
+    the rule the desk's list and the standings' mark follow)."""
+    final = tournament.rounds.filter(kind=Round.Kind.FINAL).first()
+    if final is None:
+        return
+    seated = set(Seat.objects.filter(round=final).values_list("player_id", flat=True))
+    chosen = finalists(tournament, kept=seated)  # a finalist may leave once seated
+    if seated != set(chosen):
+        def listed(players) -> str:
+            return ", ".join(sorted(str(names.get(p, p)) for p in players)) or "–"
+
+        report.add(_("Final"), _("round %(number)s seats %(seated)s, but the preliminary "
+                                 "results qualify %(chosen)s") % {
+            "number": final.number, "seated": listed(seated), "chosen": listed(chosen)})
 
 
 def _verify_winner(report: Report, tournament: Tournament, names: dict[int, str]) -> None:

@@ -174,6 +174,17 @@ def form_fields(form: Any) -> list[Any]:
             if name in form.fields] or [_("the form")]
 
 
+class PenaltyAfterCrowning(Conflict, code="penalty_after_crowning"): ...
+
+
+PENALTY_AFTER_CROWNING = _(
+    "The tournament is finished and its winner crowned: a ruling “%(level)s” would change the "
+    "standings the crowning rests on, so it is no longer recorded. Record a note or a warning instead; "
+    "anything more the head referee decides with the organizer. To correct the final itself, "
+    "first undo the crowning on the round desk (“Undo the crowning: reopen the final”)."
+)
+
+
 class UnknownAccount(DomainError, code="unknown_account"): ...
 
 
@@ -233,6 +244,13 @@ SETTINGS_INVALID = _("These settings cannot be saved: %(details)s.")
 SETTINGS_FROZEN = _(
     "These settings can no longer change: %(fields)s. The tournament is %(status)s, and seating "
     "and scoring depend on them."
+)
+
+
+SETTINGS_FROZEN_FINAL = _(
+    "These settings can no longer change: %(fields)s. The final (round %(number)s) is seated "
+    "by them. If none of its games has begun, delete the final on the round desk (“Delete this "
+    "round”), change the setting, and seat the final again."
 )
 
 

@@ -137,6 +137,13 @@ class TournamentForm(forms.Form):
                     self.fields[field_name].help_text = _(
                         "Frozen: the tournament is running or finished."
                     )
+        if tournament is not None and tournaments.final_round(tournament) is not None:
+            for name in tournaments.FROZEN_WHEN_FINAL_SEATED:
+                for field_name in self._form_fields_of(name):
+                    self.fields[field_name].disabled = True
+                    self.fields[field_name].help_text = _(
+                        "Frozen: the final is seated by it."
+                    )
 
     @staticmethod
     def _form_fields_of(setting: str) -> list[str]:

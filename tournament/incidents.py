@@ -42,6 +42,8 @@ def record_incident(
         raise errors.InvalidForm(fields=[POINTS])
     if level != Level.DEDUCTION:
         points = 0
+    if level in (Level.DEDUCTION, Level.DISQUALIFICATION):
+        _check_not_crowned(player, level)
     if round_number is None:  # the round it belongs to: "standings after round N" count it
         round_number = round_of_now(player.tournament_id)
     with audit.action(tournament=player.tournament_id, actor=by, what="incident.record",
@@ -54,6 +56,16 @@ def record_incident(
         if level == Level.DISQUALIFICATION and not player.dropped_out:
             players.drop_out(player=player)
     return incident
+
+
+def _check_not_crowned(player: Player, level: str) -> None:
+    """A deduction or a disqualification changes the standings the crowning rests on: refused
+    once the tournament is finished (a note or a warning is still recorded). The tournament's
+    row is locked, so a crowning waits for the ruling."""
+    tournament = Tournament.objects.select_for_update().get(pk=player.tournament_id)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise errors.PenaltyAfterCrowning(
+            errors.PENALTY_AFTER_CROWNING, params={"level": Level(level).label})
 
 
 def round_of_now(tournament_id: int) -> int | None:

@@ -23,8 +23,13 @@ from django.utils.translation import gettext_lazy as _
 
 from config.inputs import visible_text
 from tournament import errors, placement
-from tournament.errors import SETTINGS_FROZEN, SettingsFrozen, SettingsInvalid
-from tournament.models import Tournament
+from tournament.errors import (
+    SETTINGS_FROZEN,
+    SETTINGS_FROZEN_FINAL,
+    SettingsFrozen,
+    SettingsInvalid,
+)
+from tournament.models import Round, Tournament
 from tournament.wording import Problem, lazy_join
 
 Status = Tournament.Status
@@ -142,6 +147,8 @@ FROZEN_WHEN_RUNNING = (
     "tie_breaks",
 )
 FROZEN_STATES = (Status.RUNNING, Status.FINISHED)
+#: What else decides who is in the final: frozen once the final is seated from it.
+FROZEN_WHEN_FINAL_SEATED = ("finalists",)
 
 #: Slugs that would clash with the organizer's own URLs (``/manage/new/``).
 RESERVED_SLUGS = frozenset({"new"})
@@ -419,6 +426,12 @@ def create_tournament(
     return tournament
 
 
+def final_round(tournament: Tournament) -> int | None:
+    """The number of the tournament's final once it is seated, else None."""
+    return (tournament.rounds.filter(kind=Round.Kind.FINAL)
+            .values_list("number", flat=True).first())
+
+
 @transaction.atomic
 def update_tournament(*, tournament: Tournament, **changes: Any) -> Tournament:
     """Change settings; those of :data:`FROZEN_WHEN_RUNNING` are refused once it runs."""
@@ -435,6 +448,15 @@ def update_tournament(*, tournament: Tournament, **changes: Any) -> Tournament:
                     "fields": lazy_join([field_label(name) for name in frozen], ", "),
                     "status": Tournament.Status(tournament.status).label,
                 },
+            )
+    final = final_round(tournament)
+    if final is not None:
+        frozen = [name for name in FROZEN_WHEN_FINAL_SEATED if values[name] != current[name]]
+        if frozen:
+            raise SettingsFrozen(
+                SETTINGS_FROZEN_FINAL,
+                params={"fields": lazy_join([field_label(name) for name in frozen], ", "),
+                        "number": final},
             )
     validate_settings(values, tournament=tournament)
     changed = [name for name in SETTINGS_FIELDS if values[name] != current[name]]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cmp_to_key
 
@@ -91,21 +91,31 @@ def compute_standings(
     results: Iterable[GameResultRow],
     settings: Settings,
     deductions: Mapping[int, int] | None = None,
+    out: Container[int] = frozenset(),
+    seated_final: Collection[int] = frozenset(),
 ) -> list[PlayerLine]:
-    """Rank every player; equal on every criterion → equal rank (shared place)."""
+    """Rank every player; equal on every criterion → equal rank (shared place). ``out``: the
+    players who dropped out (ranked, never qualified: :func:`choose_finalists`);
+    ``seated_final``: the players of a seated final (they are the qualified ones)."""
     lines, meetings, final_places = _tally(players, results, settings, deductions or {})
     for player, place in final_places.items():
         lines[player].final_place = place
     _settle_ties(list(lines.values()), settings, _comparison(settings, meetings))
-    return place_lines(lines.values(), settings=settings)
+    return place_lines(lines.values(), settings=settings, out=out, seated_final=seated_final)
 
 
-def place_lines(lines: Iterable[PlayerLine], *, settings: Settings) -> list[PlayerLine]:
+def place_lines(
+    lines: Iterable[PlayerLine], *, settings: Settings, out: Container[int] = frozenset(),
+    seated_final: Collection[int] = frozenset(),
+) -> list[PlayerLine]:
     """Order lines by their figures and settled ties, and give each its rank, the key that
     decided it and whether it qualifies: the same for lines just computed and lines read back
-    from storage. A final's places come first (who played it), then every other line with a
-    confirmed result; who has none yet is not ranked ("not played yet", never placed by lot)
-    and listed last, by id."""
+    from storage. Qualified are, once the final is seated, its players (``seated_final``: who
+    is in the final, whatever changed since; ``verify`` checks the seating against the rule),
+    before that those of :func:`choose_finalists` (``out``: the players who dropped out). A
+    final's places come first (who played it), then every other line with a confirmed result;
+    who has none yet is not ranked ("not played yet", never placed by lot) and listed last, by
+    id."""
     prefix, rest = _split_chain(settings)
     lines = list(lines)
     ahead = {line.player: _values(line, prefix, settings) for line in lines}
@@ -129,12 +139,39 @@ def place_lines(lines: Iterable[PlayerLine], *, settings: Settings) -> list[Play
     ordered = finalists + ranked
     for line in lines:
         line.rank, line.decided_by, line.qualified = 0, "", False
-    boundaries = _lot_boundaries(settings, qualifying=not finalists)
+    chosen = (set() if finalists else set(seated_final) if seated_final
+              else set(choose_finalists(ordered, settings=settings, out=out)))
+    last = max((position for position, line in enumerate(ordered, start=1)
+                if line.player in chosen), default=0)
+    boundaries = _lot_boundaries(settings, qualifying=not finalists,
+                                 last=last if settings.format != "table_winners" else 0)
     _rank(ordered, decided, decisive=_decisive_lots(ordered, decided, boundaries))
-    if not finalists:
-        for line in ordered[: settings.finalists]:
-            line.qualified = True
+    for line in ordered:
+        line.qualified = line.player in chosen
     return ordered + unranked
+
+
+def choose_finalists(
+    ordered: Sequence[PlayerLine], *, settings: Settings, out: Container[int] = frozenset(),
+) -> list[int]:
+    """Who reaches the final, in the order they qualify: the one rule of the standings' mark,
+    the round desk's list and the seating of the final (``scoring.standings.services.
+    finalists``). ``ordered``: the ranked lines in the standings' order; ``out``: players who
+    dropped out, never chosen (the next in line moves up). By the format: the first
+    ``settings.finalists`` of the ranking; for table winners, the winners of the latest round's
+    tables, then the best runners-up by net worth (:func:`table_winners_qualifiers`)."""
+    eligible = [line for line in ordered if line.player not in out and line.games]
+    if settings.format != "table_winners":
+        return [line.player for line in eligible[: settings.finalists]]
+    played = {(int(number), line.player): figures for line in eligible
+              for number, figures in line.rounds.items() if figures.get("final", True)}
+    if not played:
+        return []
+    latest = max(number for number, _player in played)
+    rows = [GameResultRow(round=latest, table=figures["table"], player=player,
+                          place=figures["place"], net_worth=figures["net_worth"])
+            for (number, player), figures in played.items() if number == latest]
+    return table_winners_qualifiers(results=rows, seats=settings.finalists)
 
 
 def _chain(settings: Settings) -> list[str]:
@@ -293,11 +330,13 @@ def _rank(
 PODIUM = 3
 
 
-def _lot_boundaries(settings: Settings, *, qualifying: bool) -> set[int]:
-    """Positions p where the order of p and p + 1 matters: the podium, the qualification line."""
+def _lot_boundaries(settings: Settings, *, qualifying: bool, last: int = 0) -> set[int]:
+    """Positions p where the order of p and p + 1 matters: the podium, the qualification line
+    (``last``: the position of the last qualifier, lower than the number of finalists when
+    players who dropped out are passed over)."""
     lines = set(range(1, PODIUM + 1))
     if qualifying and settings.finalists:
-        lines.add(settings.finalists)
+        lines.add(last or settings.finalists)
     return lines
 
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable, Container, Iterable
 from typing import Any, TypeVar
 
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, F, OuterRef
 
 from scoring.models import Scope, StandingRow, StandingsVersion
 from scoring.standings.compute import PlayerLine, Settings, place_lines
-from scoring.standings.services import STORED, settings_for
+from scoring.standings.services import STORED, finalists, settings_for
 from tournament import names
-from tournament.models import Player, Seat, Tournament
+from tournament.models import Player, Round, Seat, Tournament
 
 T = TypeVar("T")
 
@@ -71,16 +71,31 @@ def _settings(tournament: Tournament) -> Settings:
     return settings_for(tournament)
 
 
+def _in_final(tournament: Tournament) -> Exists:
+    return Exists(Seat.objects.filter(round__tournament=tournament, round__kind=Round.Kind.FINAL,
+                                      player=OuterRef("player_id")))
+
+
+def _with_out(rows, tournament: Tournament):
+    """Stored rows with ``player_out`` (whether the player dropped out) and ``in_final``
+    (seated in the final): what the qualification reads besides the figures."""
+    return rows.annotate(player_out=F("player__dropped_out"), in_final=_in_final(tournament))
+
+
 def placed(tournament: Tournament, rows: Iterable[StandingRow]) -> list[StandingRow]:
-    """``rows`` (one scope's) in the standings' order, each given its ``rank`` (0: no confirmed
-    result yet), ``decided_by`` and ``qualified``."""
+    """``rows`` (one scope's, annotated by ``_with_out``) in the standings' order, each given
+    its ``rank`` (0: no confirmed result yet), ``decided_by`` and ``qualified`` (the players
+    of a seated final, else the rule of ``compute.choose_finalists``, which reads each line's
+    rounds in the table-winners format)."""
     by_player = {row.player_id: row for row in rows}
     if not by_player:
         return []
     lines = place_lines(
-        [PlayerLine(player, **{name: getattr(row, name) for name in PLACING})
+        [PlayerLine(player, rounds=row.rounds, **{name: getattr(row, name) for name in PLACING})
          for player, row in by_player.items()],
         settings=_settings(tournament),
+        out={player for player, row in by_player.items() if row.player_out},
+        seated_final={player for player, row in by_player.items() if row.in_final},
     )
     ordered = []
     for line in lines:
@@ -94,7 +109,7 @@ def placed_rows(tournament: Tournament, *, scope: str, related: tuple[str, ...] 
                 ) -> list[StandingRow]:
     """A scope's stored rows, placed (see ``placed``); ``related``: for ``select_related``.
     One query."""
-    rows = StandingRow.objects.filter(tournament=tournament, scope=scope)
+    rows = _with_out(StandingRow.objects.filter(tournament=tournament, scope=scope), tournament)
     return placed(tournament, rows.select_related(*related) if related else rows)
 
 
@@ -102,25 +117,31 @@ def place_of(tournament: Tournament, *, player_id: int, scope: str = Scope.PUBLI
              ) -> PlayerLine | None:
     """One player's line with its place (``rank``, 0: not played yet), derived from the
     scope's figures in one query; None when the standings do not list the player."""
-    values = list(StandingRow.objects.filter(tournament=tournament, scope=scope).values_list(
-        "player_id", *PLACING))
+    values = list(StandingRow.objects.filter(tournament=tournament, scope=scope)
+                  .annotate(in_final=_in_final(tournament))
+                  .values_list("player_id", "player__dropped_out", "in_final", *PLACING))
     if not values:
         return None
     lines = place_lines([PlayerLine(player, **dict(zip(PLACING, rest, strict=True)))
-                         for player, *rest in values], settings=_settings(tournament))
+                         for player, _out, _final, *rest in values],
+                        settings=_settings(tournament),
+                        out={player for player, out, *_rest in values if out},
+                        seated_final={player for player, _out, final, *_rest in values if final})
     return next((line for line in lines if line.player == player_id), None)
 
 
 def qualifiers(tournament: Tournament) -> list[StandingRow]:
-    """The players the live standings qualify for the final, in their order (with player
-    and club)."""
-    return [row for row in placed_rows(tournament, scope=Scope.LIVE, related=("player__club",))
-            if row.qualified]
+    """Who the final is seated with, in their order (with player and club): the live
+    standings' rows of ``services.finalists``, the one rule the seating of the final follows."""
+    rows = {row.player_id: row for row in
+            placed_rows(tournament, scope=Scope.LIVE, related=("player__club",))}
+    return [rows[player] for player in finalists(tournament) if player in rows]
 
 
 def standings(tournament: Tournament, *, scope: str = Scope.PUBLIC) -> list[dict[str, Any]]:
     """One row per player, best first, with public name, club and per-round figures."""
-    rows = placed(tournament, StandingRow.objects.filter(tournament=tournament, scope=scope)
+    rows = placed(tournament, _with_out(StandingRow.objects.filter(tournament=tournament,
+                                                                   scope=scope), tournament)
                   .select_related("player__club")
                   .annotate(seated=Exists(Seat.objects.filter(round__tournament=tournament,
                                                               player=OuterRef("player_id")))))

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+from collections.abc import Container
 
 from django.db import transaction
 from django.db.models import TextField
@@ -30,10 +31,11 @@ from scoring.standings.compute import (
     GameResultRow,
     PlayerLine,
     Settings,
+    choose_finalists,
     compute_standings,
 )
 from tournament import incidents
-from tournament.models import Player, Round, Tournament
+from tournament.models import Player, Round, Seat, Tournament
 
 
 def settings_for(tournament: Tournament) -> Settings:
@@ -226,6 +228,18 @@ def recompute_standings(*, tournament_id: int, tournament: Tournament | None = N
     return bool(lines)
 
 
+def dropped_out(tournament: Tournament) -> set[int]:
+    """The players who dropped out (never qualified for the final)."""
+    return set(Player.objects.filter(tournament=tournament, dropped_out=True)
+               .values_list("pk", flat=True))
+
+
+def seated_final(tournament: Tournament) -> set[int]:
+    """The players seated in the final (none before it is seated): the qualified ones."""
+    return set(Seat.objects.filter(round__tournament=tournament, round__kind=Round.Kind.FINAL)
+               .values_list("player_id", flat=True))
+
+
 def live_lines(tournament: Tournament) -> list[PlayerLine]:
     """The live standings as :func:`recompute_standings` would store them, computed from the
     inputs without writing (a read that must be current: the export)."""
@@ -235,7 +249,28 @@ def live_lines(tournament: Tournament) -> list[PlayerLine]:
     return compute_standings(
         players=players, results=result_rows(tournament, complete_rounds_only=False),
         settings=settings_for(tournament), deductions=incidents.deductions(tournament),
+        out=dropped_out(tournament), seated_final=seated_final(tournament),
     )
+
+
+def finalists(tournament: Tournament, *, kept: Container[int] = frozenset()) -> list[int]:
+    """Who reaches the final, in the order they qualify: the one decision the round desk's
+    list, the standings' "qualified" mark (until the final is seated: then its players) and
+    the seating of the final follow (``compute.choose_finalists``: players who dropped out
+    passed over, the format's rule applied), computed afresh from the preliminary rounds'
+    confirmed results and the deductions, whatever the final's own results. ``kept``: players
+    not passed over though they dropped out (``verify``: a finalist who left after the final
+    was seated was chosen rightly)."""
+    players, deducted = incidents.players_and_deductions(tournament)
+    rows = [row for row in result_rows(tournament, complete_rounds_only=False)
+            if not row.is_final_round]
+    if tournament.lot_seed is None:  # drawn by the first recompute since the caller read it
+        tournament.refresh_from_db(fields=["lot_seed"])
+    settings = settings_for(tournament)
+    lines = compute_standings(players=players, results=rows, settings=settings,
+                              deductions=deducted)
+    out = {player for player in dropped_out(tournament) if player not in kept}
+    return choose_finalists(lines, settings=settings, out=out)
 
 
 def refresh_running_standings() -> int:

@@ -256,3 +256,22 @@ def test_a_line_joining_a_tie_drawn_by_lot_moves_no_other_turn():
                != [getattr(before[p], name) for name in STORED]]
     assert len(changed) <= 1
     assert sorted(after[p].rank for p in range(1, 7)) == [1, 2, 3, 4, 5, 6]  # the podium draws
+
+
+def test_the_finalists_pass_over_who_dropped_out_and_follow_the_format():
+    """One rule for the mark, the desk's list and the seating (``choose_finalists``): a player
+    who dropped out is passed over (the next moves up, the qualification line with him); table
+    winners take the latest round's winners, then its best runners-up by net worth."""
+    results = game(1, 1, {1: (1, 3000), 2: (2, 2500), 3: (3, 100)}) + game(
+        1, 2, {4: (1, 2000), 5: (2, 2600), 6: (3, 50)})
+    overall = Settings(format="placement_points", placement_points=(3, 2, 1), finalists=3,
+                       tie_breaks=("points", "net_worth_sum"))
+    lines = compute_standings(players=range(1, 7), results=results, settings=overall, out={1})
+    assert [line.player for line in lines if line.qualified] == [4, 5, 2]
+    assert lines[0].player == 1 and lines[0].rank == 1  # still ranked, only not qualified
+    later = results + game(2, 1, {6: (1, 900), 5: (2, 800), 3: (3, 700)}) + game(
+        2, 2, {1: (1, 500), 2: (2, 400), 4: (3, 300)})
+    knockout = Settings(format="table_winners", placement_points=(3, 2, 1), finalists=3,
+                        tie_breaks=("table_wins", "points"))
+    lines = compute_standings(players=range(1, 7), results=later, settings=knockout, out={1})
+    assert {line.player for line in lines if line.qualified} == {6, 5, 2}

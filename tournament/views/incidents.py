@@ -47,7 +47,8 @@ def player_incidents(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
                 player=player, level=data["level"], points=data["points"] or 0,
                 note=data["note"], table_number=data["table_number"], by=request.user,
             )
-        except errors.InvalidForm as refused:  # back on the form, the typed values kept
+        except (errors.InvalidForm, errors.PenaltyAfterCrowning) as refused:
+            # back on the form, the typed values kept
             form.add_error(None, str(refused.message_in(get_language() or "de")))
             return _page(request, player, form)
         messages.success(
