@@ -258,12 +258,17 @@ def finalists(tournament: Tournament, *, kept: Container[int] = frozenset()) -> 
     list, the standings' "qualified" mark (until the final is seated: then its players) and
     the seating of the final follow (``compute.choose_finalists``: players who dropped out
     passed over, the format's rule applied), computed afresh from the preliminary rounds'
-    confirmed results and the deductions, whatever the final's own results. ``kept``: players
+    confirmed results and their rounds' deductions, whatever the final's own results and
+    deductions. ``kept``: players
     not passed over though they dropped out (``verify``: a finalist who left after the final
     was seated was chosen rightly)."""
-    players, deducted = incidents.players_and_deductions(tournament)
+    players, _all = incidents.players_and_deductions(tournament)
     rows = [row for row in result_rows(tournament, complete_rounds_only=False)
             if not row.is_final_round]
+    # the deductions of the preliminary rounds (one recorded during the final is the final's)
+    last = (Round.objects.filter(tournament=tournament, kind=Round.Kind.PRELIMINARY)
+            .order_by("-number").values_list("number", flat=True).first())
+    deducted = incidents.deductions(tournament, through_round=last) if last else _all
     if tournament.lot_seed is None:  # drawn by the first recompute since the caller read it
         tournament.refresh_from_db(fields=["lot_seed"])
     settings = settings_for(tournament)

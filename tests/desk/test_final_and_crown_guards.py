@@ -19,6 +19,7 @@ from referee import rulings
 from referee.models import Game, GameResult
 from scoring.models import Scope
 from scoring.standings import selectors as standings
+from scoring.standings.services import finalists
 from scoring.verify import verify_tournament
 from tournament import errors as tournament_errors
 from tournament import incidents, tournaments
@@ -296,4 +297,26 @@ def test_once_the_final_is_seated_its_players_are_the_qualified_ones(commits):
     assert _public_marks(tournament) == _seated(final)
     assert {row["player"] for row in standings.standings(tournament, scope=Scope.LIVE)
             if row["qualified"]} == _seated(final)
+    assert _differences(tournament) == []
+
+
+def test_a_deduction_during_the_final_leaves_who_qualified_for_it(commits):
+    """A deduction recorded while the final is played belongs to the final's round: it counts
+    in the standings, but who qualified from the preliminary rounds stays who is seated (the
+    record check does not call the seating wrong, the desk lists the same four)."""
+    tournament, players, _tables = _round_one(commits)
+    qualified = _desk_list(tournament)
+    final = desk_rounds.seat_final(tournament=tournament)
+    rounds_services.lock_round(round_=final)
+    rounds_services.start_round(round_=final)
+    judge, _second = _judges(tournament)
+    # Spieler 1 (a qualifier) loses 10 points: without the final's round he would not qualify
+    with commits():
+        incident = incidents.record_incident(
+            player=players[1], level=Incident.Level.DEDUCTION, note="Unsportlich im Finale",
+            by=judge, points=10)
+    assert incident.round_number == final.number
+    tournament.refresh_from_db()
+    assert qualified == _seated(final)
+    assert set(finalists(tournament)) == qualified
     assert _differences(tournament) == []
