@@ -3,7 +3,7 @@ head referee's amendment (the audit entry on the result's line) as on the server
 made. The export names the line an entry changed by round, table and player (``target_key``);
 the import files the entry under its new line. The laptop's move up and the dress rehearsal's
 export → import → verify depend on it; a figure changed on the copy without a ruling is still
-named, and an older document (no key) still imports: verify names its amendment as unproven."""
+named, and an older document (no key) still imports: verify names its amendment as unproven, and says why."""
 
 from __future__ import annotations
 
@@ -146,8 +146,12 @@ def test_an_older_document_without_keys_imports_and_names_the_amendment_unproven
         result__game__table__round__tournament=copy, breakdown__amended=True))
     assert name in marked and len(marked) == 3
     assert sorted(_words(copy)) == sorted(
-        f"Round 1, table 1: {other}'s figures are marked as amended, but the audit log holds "
-        "no amendment of this result" for other in marked)
+        f"Round 1, table 1: {other}'s figures are marked as amended; the audit log holds no "
+        "amendment of this result, only amendments imported from an older export that name no "
+        "result (they cannot be checked)" for other in marked)
+    with translation.override("de"):
+        german = [str(d) for d in verify_tournament(tournament=copy).differences]
+    assert all("aus einem älteren Export übernommene Korrekturen" in w for w in german), german
 
 
 def test_a_key_naming_no_line_leaves_the_entry_with_the_tournament(amended_count):
