@@ -90,12 +90,26 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
             for round_ in rounds
         ],
         "standings": standings,
-        # Who changed what and why: imported as the tournament's earlier log (marked imported).
-        "audit": audit.export(tournament),
+        # Who changed what and why: imported as the tournament's earlier log (marked imported);
+        # an entry on a result's line names it by round, table and player (``target_key``), so
+        # that the importing server files it under its own line (verify finds the amendment).
+        "audit": audit.export(tournament, target_keys=_audit_targets(tournament)),
         "incidents": _export_incidents(tournament),
         # The public sign-up: its settings, every sign-up (imported) and the mails sent to it
         # (kept for the record, not imported).
         "signup": _export_signup(tournament),
+    }
+
+
+def _audit_targets(tournament: Tournament) -> dict[tuple[str, int], dict[str, Any]]:
+    """Each placement of the tournament, (model, id) → its natural key in the document: the
+    round's and table's numbers and the player's key (a placement's id is this server's)."""
+    return {
+        ("placement", pk): {"round": round_number, "table": table_number, "player": _key(player)}
+        for pk, round_number, table_number, player in Placement.objects.filter(
+            result__game__table__round__tournament=tournament).values_list(
+            "pk", "result__game__table__round__number", "result__game__table__number",
+            "player_id")
     }
 
 

@@ -47,6 +47,7 @@ from exchange.errors import (
 )
 from exchange.import_games import GameImport
 from referee import engine_cache
+from referee.models import Placement
 from scoring.models import Scope
 from scoring.standings import selectors
 from scoring.standings.services import recompute_standings
@@ -174,6 +175,33 @@ class _Importer(GameImport):
                                              default=None)),
             )
 
+    def audit_target(self, tournament: Tournament) -> Callable[[dict], tuple[type, int] | None]:
+        """Where an exported audit entry belongs here: an entry on a result's line (its
+        ``target_key``: round, table, player key) under that line as imported, so that
+        ``manage.py verify`` finds an amendment on the copy too. None: under the tournament
+        (an older document's entries carry no key; a line that is not in the document)."""
+        keys = {player.pk: key for key, player in self.players.items()}
+        placements = {
+            (round_number, table_number, keys.get(player)): pk
+            for pk, round_number, table_number, player in Placement.objects.filter(
+                result__game__table__round__tournament=tournament).values_list(
+                "pk", "result__game__table__round__number", "result__game__table__number",
+                "player_id")
+        }
+
+        def target(row: dict) -> tuple[type, int] | None:
+            key = row.get("target_key")
+            if row.get("model") != "placement" or not isinstance(key, dict):
+                return None
+            natural = (key.get("round"), key.get("table"), key.get("player"))
+            if not (type(natural[0]) is int and type(natural[1]) is int
+                    and isinstance(natural[2], str)):
+                return None
+            pk = placements.get(natural)
+            return (Placement, pk) if pk is not None else None
+
+        return target
+
     def create_signups(self, tournament: Tournament, signup: dict | None) -> None:
         """The public sign-up moves with the tournament: its settings and every sign-up (a
         registered one with its player, the waiting list in its order, the keys of the links
@@ -242,7 +270,8 @@ class _Importer(GameImport):
             tournament.save(update_fields=["winner"])
         self.create_incidents(tournament, _field(doc, "incidents", W_DOCUMENT, _array, default=[]))
         self.moved.audit_entries = audit.import_entries(
-            tournament, _field(doc, "audit", W_DOCUMENT, _array, default=[]))
+            tournament, _field(doc, "audit", W_DOCUMENT, _array, default=[]),
+            target=self.audit_target(tournament))
         self.create_signups(tournament, _field(doc, "signup", W_DOCUMENT, _object, default=None))
         recompute_standings(tournament_id=tournament.pk)
         self.compare_standings(tournament, doc.get("standings"))

@@ -127,14 +127,23 @@ def _where(game: Game) -> str:
         "round": game.table.round.number, "table": game.table.number}
 
 
-def _amended_placements(tournament: Tournament) -> dict[int, list[tuple[int, int]]]:
+class Amendments(dict[int, list[tuple[int, int]]]):
+    """Placement id → the (before, after) net worth of each recorded ruling that changed it
+    (:func:`_amended_placements`); ``unlinked``: amendments imported from an older export,
+    which names no result (filed under the tournament: they prove no line's figures)."""
+
+    unlinked: bool = False
+
+
+def _amended_placements(tournament: Tournament) -> Amendments:
     """Placements whose amendment the audit log holds (the placement's own entry, filed under
-    the staff action ``result.amend``), each with the net worth its rulings set, oldest first:
-    (before, after) per ruling that changed it (none: a ruling moved only its place)."""
-    entries = audit.entries(tournament, what="result.amend").filter(
-        content_type__model="placement").order_by("timestamp", "pk").values_list(
-        "object_id", "changes")
-    rulings_of: dict[int, list[tuple[int, int]]] = {}
+    the staff action ``result.amend``; an imported one is filed under its line when the export
+    named it), each with the net worth its rulings set, oldest first: (before, after) per
+    ruling that changed it (none: a ruling moved only its place)."""
+    found = audit.entries(tournament, what="result.amend")
+    entries = found.filter(content_type__model="placement").order_by(
+        "timestamp", "pk").values_list("object_id", "changes")
+    rulings_of = Amendments()
     for pk, changes in entries:
         if pk is None:
             continue
@@ -142,7 +151,22 @@ def _amended_placements(tournament: Tournament) -> dict[int, list[tuple[int, int
         worth = _changed(changes, "net_worth")
         if worth is not None:
             ruled.append(worth)
+    rulings_of.unlinked = found.filter(additional_data__imported=True).exclude(
+        content_type__model="placement").exists()
     return rulings_of
+
+
+def _unproven(report: Report, where: str, name, amended: Amendments) -> None:
+    """A line marked as amended without its ruling in the audit log (an older export's
+    imported amendments name no result: said so, still a difference)."""
+    if amended.unlinked:
+        report.add(where, _("%(player)s's figures are marked as amended; the audit log holds "
+                            "no amendment of this result, only amendments imported from an "
+                            "older export that name no result (they cannot be checked)")
+                   % {"player": name})
+        return
+    report.add(where, _("%(player)s's figures are marked as amended, but the audit log holds "
+                        "no amendment of this result") % {"player": name})
 
 
 def _changed(changes, name: str) -> tuple[int, int] | None:
@@ -157,7 +181,7 @@ def _changed(changes, name: str) -> tuple[int, int] | None:
 
 
 def _ruled_worth(report: Report, where: str, placement, name, written: int,
-                 amended: dict[int, list[tuple[int, int]]]) -> int:
+                 amended: Amendments) -> int:
     """The net worth of an amended placement as its recorded rulings give it: the first
     ruling changed the figure ``written`` (the count, the sheet's total), the last one's is
     the figure of record; the stored figure must be that one."""
@@ -181,7 +205,7 @@ def _replay(game: Game, events: list[dict]) -> rules.Game:
 
 
 def _verify_game(report: Report, game: Game, names: dict[int, str],
-                 amended: dict[int, list[tuple[int, int]]]) -> None:
+                 amended: Amendments) -> None:
     where = _where(game)
     rows = list(game.events.order_by("seq").values_list("seq", "data"))  # one read of the record
     seqs = [seq for seq, _data in rows]
@@ -218,7 +242,7 @@ def _verify_game(report: Report, game: Game, names: dict[int, str],
 
 def _verify_result(
     report: Report, where: str, game: Game, engine: rules.Game, result: GameResult,
-    names: dict[int, str], amended: dict[int, list[tuple[int, int]]],
+    names: dict[int, str], amended: Amendments,
 ) -> None:
     placements = list(result.placements.all())
     seated = {int(key) for key in game.players}
@@ -249,8 +273,7 @@ def _verify_result(
                 "replayed": _bankrupt_words(row.bankrupt)})
         is_amended = bool(placement.breakdown.get("amended"))
         if is_amended and placement.pk not in amended:
-            report.add(where, _("%(player)s's figures are marked as amended, but the audit log "
-                                "holds no amendment of this result") % {"player": name})
+            _unproven(report, where, name, amended)
         worth = placement.net_worth
         if is_amended and placement.pk in amended:
             worth = _ruled_worth(report, where, placement, name, row.net_worth, amended)
@@ -277,7 +300,7 @@ def _bankrupt_words(bankrupt: bool) -> str:
 
 
 def _verify_paper(report: Report, where: str, placements, names: dict[int, str],
-                  amended: dict[int, list[tuple[int, int]]],
+                  amended: Amendments,
                   ) -> dict[int, tuple[int, int, bool]] | None:
     """A paper result against its sheet: the parts are what the paper said, so they add up to
     the sheet's own total as written (an amended line keeps it: ``counted_net_worth``); an
@@ -300,8 +323,7 @@ def _verify_paper(report: Report, where: str, placements, names: dict[int, str],
                 "worth": written})
         worth = placement.net_worth
         if is_amended and placement.pk not in amended:
-            report.add(where, _("%(player)s's figures are marked as amended, but the audit log "
-                                "holds no amendment of this result") % {"player": name})
+            _unproven(report, where, name, amended)
         elif is_amended:
             worth = _ruled_worth(report, where, placement, name, written, amended)
         worths[placement.player_id] = worth

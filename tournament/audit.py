@@ -13,7 +13,7 @@ import contextlib
 import dataclasses
 import datetime as dt
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
 
@@ -383,10 +383,15 @@ def lines(rows) -> list[Line]:
     return out
 
 
-def export(tournament: Tournament) -> list[dict]:
-    """The audit log as plain data for the tournament's export."""
-    return [
-        {
+def export(tournament: Tournament, *,
+           target_keys: Mapping[tuple[str, int], dict] | None = None) -> list[dict]:
+    """The audit log as plain data for the tournament's export. ``target_keys`` names an
+    entry's target in words that survive a move ((model, id) → e.g. a placement's round,
+    table and player key): an id does not, the importing server gives its rows new ones."""
+    rows = list(entries(tournament).order_by("timestamp", "pk"))
+    exported = []
+    for entry, line in zip(rows, lines(rows), strict=True):
+        row = {
             "at": line.at.isoformat(),
             "actor": line.actor,
             "action": line.action,
@@ -395,14 +400,23 @@ def export(tournament: Tournament) -> list[dict]:
             "changes": [list(change) for change in line.changes],
             "reason": line.reason,
         }
-        for line in lines(entries(tournament).order_by("timestamp", "pk"))
-    ]
+        key = (target_keys or {}).get((line.model, entry.object_id))
+        if key is not None:
+            row["target_key"] = key
+        exported.append(row)
+    return exported
 
 
-def import_entries(tournament: Tournament, rows: list) -> int:
+def import_entries(tournament: Tournament, rows: list, *,
+                   target: Callable[[dict], tuple[type[models.Model], int] | None] | None = None,
+                   ) -> int:
     """The exported log of a tournament moved from another server (the event laptop): the
     entries keep their time, action, reason, target and changes; the actor is the user of the
-    same name here when there is one (the name is kept either way); each is marked imported."""
+    same name here when there is one (the name is kept either way); each is marked imported.
+
+    An entry is filed under the row ``target(row)`` names here (model, id: the importer finds
+    it by the entry's ``target_key``, e.g. the placement an amendment changed, which
+    ``manage.py verify`` looks for), else under the tournament (an older export's entries)."""
 
     from django.contrib.auth import get_user_model
     from django.contrib.contenttypes.models import ContentType
@@ -426,8 +440,13 @@ def import_entries(tournament: Tournament, rows: list) -> int:
             data["reason"] = str(row["reason"])[:1000]
         changes = {str(c[0]): [str(c[1]), str(c[2])] for c in row.get("changes") or []
                    if isinstance(c, list) and len(c) == 3}
+        found = target(row) if target is not None else None
+        content_type, pk = (
+            (ContentType.objects.get_for_model(found[0]), found[1]) if found is not None
+            else (kind, tournament.pk)
+        )
         made.append(LogEntry(
-            content_type=kind, object_pk=str(tournament.pk), object_id=tournament.pk,
+            content_type=content_type, object_pk=str(pk), object_id=pk,
             object_repr=str(row.get("target") or "")[:200], action=LogEntry.Action.UPDATE,
             changes=changes, actor=users.get(actor), timestamp=at, additional_data=data))
     LogEntry.objects.bulk_create(made)  # bulk: no signal stamps them as this import's own

@@ -1,7 +1,8 @@
 """Moving up mid-season: the tournament played on the laptop (SQLite) is exported and imported
 into PostgreSQL with the existing commands; the standings and every confirmed result are the
 same there, and so are the players' personal codes (printed cards), the banker links and the
-audit log (README, "Moving up to PostgreSQL")."""
+audit log (README, "Moving up to PostgreSQL"). A result the head referee amended verifies on
+both (``manage.py verify``: the ruling moves with the line it changed)."""
 
 from __future__ import annotations
 
@@ -40,11 +41,31 @@ print(json.dumps({
 }))
 """
 
+#: The head referee amends a confirmed count on the laptop (reopen, amend one line by 100, a
+#: second head referee confirms): the ruling the audit log holds, which verify looks for.
+AMEND = """
+from django.contrib.auth.models import User
+from referee import rulings
+from referee.models import GameResult
+from scoring.standings.services import recompute_standings
+result = GameResult.objects.filter(game__table__round__tournament__slug="demo",
+    status="confirmed", from_paper=False).order_by("game__table__number").first()
+judge, other = (User.objects.get_or_create(username=name)[0] for name in ("hr-eins", "hr-zwei"))
+rulings.reopen_result(game_id=result.game_id, reason="Hotel vergessen", by=judge)
+lines = list(result.placements.all())
+top = next(p for p in lines if not p.bankrupt)
+rulings.amend_result(game_id=result.game_id, reason="Hotel vergessen", by=judge, figures={
+    p.player_id: {"net_worth": p.net_worth + (100 if p.pk == top.pk else 0)} for p in lines})
+rulings.resolve_dispute(game_id=result.game_id, note="nachgezählt", by=other)
+recompute_standings(tournament_id=result.game.table.round.tournament_id)
+print(top.player.name)
+"""
+
 
 def run(args: list[str], env: dict[str, str]) -> str:
     out = subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True,
                          text=True, check=False)
-    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.returncode == 0, (out.stdout + out.stderr)[-2000:]
     return out.stdout
 
 
@@ -78,6 +99,8 @@ def test_a_tournament_moves_from_the_laptop_to_postgresql_mid_season(tmp_path, p
     # The laptop: round 1 running, some results confirmed, standings with points.
     run(["-m", "laptop", "migrate", "-v", "0"], laptop)
     run(["-m", "laptop", "demo", "--no-serve"], laptop)
+    run(["-m", "laptop", "shell", "-c", AMEND], laptop)
+    assert "everything agrees" in run(["-m", "laptop", "verify", "demo", "--lang", "en"], laptop)
     before = snapshot(["-m", "laptop", "shell", "-c", SNAPSHOT], laptop)
     assert before["results"] and any(float(row[2]) > 0 for row in before["standings"])
     export = tmp_path / "demo.json"
@@ -91,5 +114,7 @@ def test_a_tournament_moves_from_the_laptop_to_postgresql_mid_season(tmp_path, p
     moved_audit = [row for row in after.pop("audit") if row in before["audit"]]
     assert moved_audit == before.pop("audit")  # every entry, in order (plus the import's own)
     assert after == before  # standings, results, codes, links
+    # the amended result verifies on the new server as on the laptop
+    assert "everything agrees" in run(["manage.py", "verify", "demo", "--lang", "en"], server)
     assert f"Kept: {len(before['codes'])} personal codes" in said
     assert "Not moved: passwords" in said and "SECRET_KEY" in said
