@@ -13,6 +13,7 @@ from gameplay import make_round
 
 from referee import paper, results, rulings, services
 from referee.models import GameResult, Placement
+from referee.results import revision_of
 from tournament.models import StaffRole, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -40,10 +41,12 @@ def two_results(client):
     second = GameResult.objects.create(pk=shared, game=game, counted_at=timezone.now())
     for i, p in enumerate(people[4:]):
         Placement.objects.create(result=second, player=p, place=i + 1, net_worth=3000 - 100 * i)
-    results.confirm_result(game_id=game.pk, code=game.confirmation_code, by=anna)
+    results.confirm_result(game_id=game.pk, revision=revision_of(game.pk),
+                           code=game.confirmation_code, by=anna)
     # table 1's count is amended afterwards (its placements' entries carry their own ids)
     rulings.amend_result(
-        game_id=first.game_id, reason="Spieler 1 falsch addiert", by=judge,
+        game_id=first.game_id, revision=revision_of(first.game_id),
+        reason="Spieler 1 falsch addiert", by=judge,
         figures={p.player_id: {"place": p.place, "net_worth": p.net_worth + (10 if p.place == 2
                                                                                else 0)}
                  for p in first.placements.all()},
