@@ -172,7 +172,8 @@ def test_the_head_referee_resolves_a_dispute_with_a_ruling(client, tournament, p
     # shown on the table's card; a second ruling is refused
     html = client.get("/manage/ka/desk/").content.decode()
     assert "Hypothek war eingetragen; Zählung gilt." in html
-    assert client.post(url, {"note": "nochmal", "revision": revision_of(game.pk)}).status_code == 409
+    again = client.post(url, {"note": "nochmal", "revision": revision_of(game.pk)})
+    assert again.status_code == 409
 
 
 @pytest.mark.parametrize("note, code", [("gilt\x00", "note_nul"), ("x" * 2001, "note_too_long")])

@@ -362,8 +362,8 @@ def test_count_then_confirm_with_the_players_code(console, table, ended):
 
 
 def test_a_stale_count_is_not_taken(console, table, ended):
-    response = console.post(f"/banker/table/{table.pk}/count/", {"seq": ended.event_count - 1,
-                                                                 "revision": result_revision(table)})
+    response = console.post(f"/banker/table/{table.pk}/count/",
+                            {"seq": ended.event_count - 1, "revision": result_revision(table)})
     assert 'class="error-box"' in response.content.decode()
     assert not GameResult.objects.filter(game=ended).exists()
 

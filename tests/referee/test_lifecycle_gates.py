@@ -80,8 +80,8 @@ def test_the_head_referee_reopens_on_the_result_page_and_confirms_again(client, 
     game = play(table, cash_by_seat(table))
     client.force_login(judge)
     slug = table.round.tournament.slug
-    refused = client.post(f"/manage/{slug}/results/{game.pk}/reopen/", {"reason": "",
-                                                                        "revision": revision_of(game.pk)})
+    refused = client.post(f"/manage/{slug}/results/{game.pk}/reopen/",
+                          {"reason": "", "revision": revision_of(game.pk)})
     assert refused.status_code == 400 and "Begründung" in refused.content.decode()
     client.post(f"/manage/{slug}/results/{game.pk}/reopen/", {"reason": "Zählfehler",
                                                               "revision": revision_of(game.pk)})
@@ -97,8 +97,8 @@ def test_an_organizer_of_another_tournament_cannot_reopen(client, table):
     game = play(table, cash_by_seat(table))
     client.force_login(OrganizerFactory(tournaments=[]))
     slug = table.round.tournament.slug
-    assert client.post(f"/manage/{slug}/results/{game.pk}/reopen/", {"reason": "x",
-                                                                     "revision": revision_of(game.pk)}).status_code \
+    assert client.post(f"/manage/{slug}/results/{game.pk}/reopen/",
+                       {"reason": "x", "revision": revision_of(game.pk)}).status_code \
         == 403
     game.refresh_from_db()
     assert game.result.status == GameResult.Status.CONFIRMED
@@ -231,13 +231,13 @@ def test_a_paper_result_is_entered_shown_counted_and_confirmed_by_a_second_perso
     public = Client().get(f"/t/{slug}/tables/1/").content.decode()
     assert "data-from-paper" in public and "Papierbogen" in public
     # the person who entered it cannot confirm it alone …
-    refused = client.post(f"/manage/{slug}/results/{result.game_id}/resolve/", {"note": "ok",
-                                                                                "revision": revision_of(result.game_id)})
+    refused = client.post(f"/manage/{slug}/results/{result.game_id}/resolve/",
+                          {"note": "ok", "revision": revision_of(result.game_id)})
     assert refused.status_code == 403
     # … not even with the table's code, which staff can read (issue 24, finding 3) …
     code = result.game.confirmation_code
-    refused = client.post(f"/manage/{slug}/results/{result.game_id}/code/", {"code": code,
-                                                                             "revision": revision_of(result.game_id)})
+    refused = client.post(f"/manage/{slug}/results/{result.game_id}/code/",
+                          {"code": code, "revision": revision_of(result.game_id)})
     assert refused.status_code == 403
     result.refresh_from_db()
     assert result.status == GameResult.Status.COUNTED
@@ -246,8 +246,8 @@ def test_a_paper_result_is_entered_shown_counted_and_confirmed_by_a_second_perso
     appoint(second, StaffRole.Role.HEAD_REFEREE, table.round.tournament)
     client.force_login(second)
     with django_capture_on_commit_callbacks(execute=True):
-        client.post(f"/manage/{slug}/results/{result.game_id}/code/", {"code": code,
-                                                                       "revision": revision_of(result.game_id)})
+        client.post(f"/manage/{slug}/results/{result.game_id}/code/",
+                    {"code": code, "revision": revision_of(result.game_id)})
     result.refresh_from_db()
     assert result.status == GameResult.Status.CONFIRMED
     from scoring.standings import selectors

@@ -120,8 +120,8 @@ def test_who_entered_a_paper_result_does_not_confirm_it_on_any_path(path, judge,
                              {"code": game.confirmation_code, "revision": revision_of(game.pk)})
         assert answer.status_code == 403
     elif path == "desk_resolve":
-        answer = client.post(f"/manage/{slug}/results/{game.pk}/resolve/", {"note": "ok",
-                                                                            "revision": revision_of(game.pk)})
+        answer = client.post(f"/manage/{slug}/results/{game.pk}/resolve/",
+                             {"note": "ok", "revision": revision_of(game.pk)})
         assert answer.status_code == 403
     else:
         with pytest.raises(errors.SecondPersonRequired):
