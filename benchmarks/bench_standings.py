@@ -117,7 +117,8 @@ def measure_confirmations() -> None:
         before = _snapshot(StandingRow)
         with CaptureQueriesContext(connection) as queries:
             started = time.perf_counter()
-            results.confirm_result(game_id=game_id, code=code, by=None)
+            results.confirm_result(game_id=game_id, revision=results.revision_of(game_id),
+                                   code=code, by=None)
             seconds = time.perf_counter() - started
         after = _snapshot(StandingRow)
         written = sum(1 for pk, row in after.items() if before.get(pk) != row)

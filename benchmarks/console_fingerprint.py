@@ -122,7 +122,8 @@ def play_one(table, banker, traveller, *, seed: int, events: int, seconds: int,
     game = Game.objects.get(pk=game.pk)
     if game.status == "finished":
         try:
-            results.count_result(game_id=game.pk, author=banker)
+            results.count_result(game_id=game.pk, revision=results.revision_of(game.pk),
+                                 author=banker)
         except DomainError:
             pass
         else:

@@ -123,3 +123,13 @@ def whole_amount(value: Any) -> int | None:
     for mark in (".", ",", " ", "\u00a0", "\u202f", "'"):
         text = text.replace(mark, "")
     return int(text) if text else None
+
+
+def posted_revision(request) -> int:
+    """The result's revision a form carried (its hidden ``revision``): the page's decision is
+    checked against it (``referee.results.check_revision``). Missing or unreadable: -1, which
+    no result has, so the write is refused as decided against a changed result."""
+    try:
+        return int(request.POST.get("revision", ""))
+    except (TypeError, ValueError):
+        return -1

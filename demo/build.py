@@ -302,11 +302,13 @@ def play_demo_game(*, table: Table, stage: str, now: dt.datetime, seed: int) -> 
     )
     referee_services.load_events(game_id=game.pk, events=list(engine.events))
     if stage in ("counted", "confirmed"):
-        referee_results.count_result(game_id=game.pk, author=table.banker, now=now)
+        referee_results.count_result(game_id=game.pk, revision=referee_results.revision_of(game.pk),
+                                     author=table.banker, now=now)
     if stage == "confirmed":
         game.refresh_from_db()
         referee_results.confirm_result(
-            game_id=game.pk, code=game.confirmation_code, by=None, now=now
+            game_id=game.pk, revision=referee_results.revision_of(game.pk),
+            code=game.confirmation_code, by=None, now=now
         )
 
 

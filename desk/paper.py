@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from config.errors import DomainError
-from config.inputs import clean_note, whole_amount
+from config.inputs import clean_note, posted_revision, whole_amount
 from config.ratelimit import check_confirmation_attempt
 from desk.rulings import result_response
 from referee import errors, paper, results
@@ -198,7 +198,8 @@ def confirm_with_code(request: HttpRequest, slug: str, game_id: int) -> HttpResp
     code = request.POST.get("code", "")
     try:
         check_confirmation_attempt(request, game.table_id)  # 4 digits must not be guessable
-        results.confirm_result(game_id=game.pk, code=code, by=request.user)
+        results.confirm_result(game_id=game.pk, code=code, by=request.user,
+                               revision=posted_revision(request))
     except DomainError as refused:
         if not access.can(request.user, Action.RULE, request.tournament):
             raise  # the result page is the head referee's: others get the refusal page

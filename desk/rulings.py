@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from config.errors import DomainError
-from config.inputs import clean_note
+from config.inputs import clean_note, posted_revision
 from referee import rulings
 from referee import selectors as referee_selectors
 from referee.history import result_history
@@ -47,7 +47,7 @@ def result_page(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
         }
         rulings.amend_result(
             game_id=game.pk, figures=figures, reason=clean_note(request.POST.get("reason")),
-            by=request.user,
+            by=request.user, revision=posted_revision(request),
         )
         messages.success(
             request,
@@ -106,7 +106,8 @@ def verify_page(request: HttpRequest, slug: str) -> HttpResponse:
 def reopen(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
     game = _game(slug, game_id)
     rulings.reopen_result(
-        game_id=game.pk, reason=clean_note(request.POST.get("reason")), by=request.user
+        game_id=game.pk, reason=clean_note(request.POST.get("reason")), by=request.user,
+        revision=posted_revision(request),
     )
     messages.success(
         request,

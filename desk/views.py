@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from config.inputs import clean_note
+from config.inputs import clean_note, posted_revision
 from desk import rounds as round_writes
 from referee import rulings
 from referee import selectors as referee_selectors
@@ -74,6 +74,7 @@ class Alert:
     note: str = ""
     game_id: int | None = None
     note_label: str = ""
+    revision: int = 0  # the result's, which the ruling form carries (a stale form is refused)
 
 
 @dataclass
@@ -155,6 +156,7 @@ def table_alerts(
         alerts.append(Alert(
             "disputed", table.number, note=result.dispute_note, game_id=game.pk,
             note_label=referee_selectors.dispute_note_label(result, table.banker_id),
+            revision=result.revision,
         ))
     if _playing(game):
         seen = game.banker_seen_at
@@ -387,7 +389,8 @@ def resolve_result(request: HttpRequest, slug: str, game_id: int) -> HttpRespons
         Game.objects.select_related("table"), pk=game_id, table__round__tournament__slug=slug
     )
     note = clean_note(request.POST.get("note"))  # no NUL (PostgreSQL), at most 2000 characters
-    rulings.resolve_dispute(game_id=game.pk, note=note, by=request.user)
+    rulings.resolve_dispute(game_id=game.pk, note=note, by=request.user,
+                            revision=posted_revision(request))
     messages.success(
         request,
         _("The result of table %(table)s is confirmed by the head referee.")

@@ -247,6 +247,47 @@ RESULT_COUNTED = _(
 NOTHING_TO_REOPEN = _("There is no pending count to reopen.")
 
 
+class ResultChanged(Conflict, code="result_changed"):
+    """A write decided against a result that has changed since (its revision moved on)."""
+
+
+class ResultStands(Conflict, code="result_stands"):
+    """A console count or reopened count would drop what staff recorded (a paper sheet, an
+    amendment, a dispute): it stands until the head referee or the desk decides."""
+
+
+RESULT_CHANGED = _(
+    "The result of table %(table)s changed since this page was opened (%(what)s): reload and "
+    "check it, then decide again."
+)
+#: What the result is now, as the refusal above names it.
+CHANGED_GONE = _("its count was reopened: there is no result now")
+CHANGED_COUNTED = _("now counted at the console")
+CHANGED_PAPER = _("now entered from the paper sheet")
+CHANGED_AMENDED = _("now amended by the head referee")
+CHANGED_DISPUTED = _("now disputed")
+CHANGED_CONFIRMED = _("now confirmed")
+CHANGED_REOPENED = _("now reopened by the head referee")
+CHANGED_BY = _("%(what)s, by %(who)s")
+STANDS_PAPER = _(
+    "A result from the paper sheet stands for table %(table)s: the console does not count over "
+    "it or reopen it. The head referee or the desk decides (replace the sheet at the desk, or "
+    "the head referee rules on it)."
+)
+STANDS_AMENDED = _(
+    "The head referee amended the result of table %(table)s: the console does not count over "
+    "the amendment. The head referee decides (confirm it, or reopen the result at the desk)."
+)
+STANDS_DISPUTED = _(
+    "The result of table %(table)s is disputed: the head referee rules on it at the desk (with "
+    "a note). Until then it is neither counted again nor confirmed with the players' code."
+)
+REOPEN_COUNT_CLOSED = _(
+    "Round %(number)s is closed: a count taken back could not be counted again. Reopen the "
+    "round first, or the head referee amends or confirms the result at the desk."
+)
+
+
 class RoundClosed(Conflict, code="round_closed"): ...
 
 

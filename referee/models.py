@@ -74,6 +74,12 @@ class Game(models.Model):
         help_text=_("Net worth per player and the provisional leader, for overview pages."),
     )
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
+    #: The revision its last result had when a reopened count took the result away: a result
+    #: counted anew continues from here, so no page that saw the old one matches the new one.
+    result_revision = models.PositiveIntegerField(
+        _("revision of its last result"), default=0, db_default=0,
+        help_text=_("Kept when a count is reopened: the result goes, its number stays."),
+    )
 
     class Meta:
         verbose_name = _("game")
@@ -164,6 +170,13 @@ class GameResult(models.Model):
         help_text=_("When the head referee last reopened the confirmed result."),
     )
     reopened_by = account_reference(_("reopened by"))
+    revision = models.PositiveIntegerField(
+        _("revision"), default=1, db_default=1,
+        help_text=_(
+            "Raised by every write to the result (count, paper sheet, amendment, dispute, "
+            "ruling, reopening): a page's decision is refused once the result moved on."
+        ),
+    )
 
     class Meta:
         verbose_name = _("game result")

@@ -163,9 +163,9 @@ def problems(
 
 
 def version(result: GameResult) -> str:
-    """Which pending result a replacement was confirmed against: changes with every count,
-    amendment, dispute or ruling."""
-    return f"{result.pk}.{result.status}.{int(result.counted_at.timestamp() * 1_000_000)}"
+    """Which pending result a replacement was confirmed against: its revision, raised by every
+    count, amendment, dispute or ruling (``GameResult.revision``)."""
+    return str(result.revision)
 
 
 def _summary(game: Game, ranked: list[tuple[PaperLine, int]]) -> dict:
@@ -217,9 +217,10 @@ def enter_paper_result(
                 auction_stop_due=None, time_up_due=None, summary=_summary(game, ranked),
             )
             if result is None:
-                result = GameResult(game=game)
+                result = GameResult(game=game, revision=game.result_revision + 1)
             else:
                 result.placements.all().delete()
+                result.revision += 1
             result.status = GameResult.Status.COUNTED
             result.from_paper = True
             result.counted_by = by if by is not None and by.is_authenticated else None

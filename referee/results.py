@@ -12,6 +12,7 @@ import secrets
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.functional import lazy
 
 from referee import changes, engine_cache, errors, follow, rules
 from referee.models import Game, GameResult, Placement
@@ -49,11 +50,92 @@ def round_gate(game: Game, result: GameResult | None, *, by: User | None) -> str
     raise errors.RoundClosed(errors.ROUND_CLOSED_CONSOLE, params={"number": number})
 
 
-def count_result(*, game_id: int, author: User | None, now: dt.datetime | None = None) -> GameResult:
+def current_revision(game: Game, result: GameResult | None) -> int:
+    """The revision a page decides against: its result's, or (no result) the one its game
+    keeps from the result a reopened count took away (0: never counted)."""
+    return result.revision if result is not None else game.result_revision
+
+
+def revision_of(game_id: int) -> int:
+    """The current revision of a game's result, for callers that have no page (commands, the
+    tests' builders): they decide against the result as it is now."""
+    revision = (GameResult.objects.filter(game_id=game_id)
+                .values_list("revision", flat=True).first())
+    if revision is not None:
+        return revision
+    return Game.objects.filter(pk=game_id).values_list("result_revision", flat=True).get()
+
+
+def standing_record(result: GameResult | None) -> str:
+    """What staff recorded in a pending result, which no console count replaces: "paper" (the
+    sheet), "amended" (the head referee's figures), "disputed"; "" for a plain count."""
+    if result is None or result.status == GameResult.Status.CONFIRMED:
+        return ""
+    if result.from_paper:
+        return "paper"
+    if result.status == GameResult.Status.DISPUTED:
+        return "disputed"
+    if any(p.breakdown.get("amended") for p in result.placements.all()):
+        return "amended"
+    return ""
+
+
+STANDS = {"paper": errors.STANDS_PAPER, "amended": errors.STANDS_AMENDED,
+          "disputed": errors.STANDS_DISPUTED}
+
+
+def _changed_words(result: GameResult | None):
+    """What the result is now, for the refusal of a stale write (lazy: in the reader's
+    language)."""
+    if result is None:
+        return errors.CHANGED_GONE
+    Status = GameResult.Status
+    record = standing_record(result)
+    if result.status == Status.CONFIRMED:
+        what, who = errors.CHANGED_CONFIRMED, result.confirmed_by
+    elif record == "disputed":
+        what, who = errors.CHANGED_DISPUTED, result.disputed_by
+    elif record == "amended":
+        what, who = errors.CHANGED_AMENDED, None
+    elif record == "paper":
+        what, who = errors.CHANGED_PAPER, result.counted_by
+    elif result.reopened_at is not None and result.reopened_at >= result.counted_at:
+        what, who = errors.CHANGED_REOPENED, result.reopened_by
+    else:
+        what, who = errors.CHANGED_COUNTED, result.counted_by
+    if who is None:
+        return what
+    name = who.get_full_name() or who.get_username()
+    return lazy(lambda: str(errors.CHANGED_BY) % {"what": what, "who": name}, str)()
+
+
+def check_revision(game: Game, result: GameResult | None, revision: int) -> None:
+    """Refuse a write decided against a result that has changed since (under the game's
+    lock): ``revision`` is the one the page showed (``current_revision``)."""
+    if revision != current_revision(game, result):
+        raise errors.ResultChanged(errors.RESULT_CHANGED, params={
+            "table": game.table.number, "what": _changed_words(result)})
+
+
+def _same_count(result: GameResult, standings) -> bool:
+    """The result's placements are exactly what a count now gives (a plain count again)."""
+    have = {(p.player_id, p.place, p.net_worth, p.bankrupt, tuple(sorted(p.breakdown.items())))
+            for p in result.placements.all()}
+    want = {(int(row.player), row.place, row.net_worth, row.bankrupt,
+             tuple(sorted(row.breakdown.as_dict().items()))) for row in standings}
+    return have == want
+
+
+def count_result(
+    *, game_id: int, author: User | None, revision: int, now: dt.datetime | None = None
+) -> GameResult:
     """Freeze the net-worth count of an ended game into placements awaiting confirmation.
 
     The placements are the replay of the record at this moment; the record then takes no
-    event until the count is reopened, so they stay its replay (``scoring.verify`` checks)."""
+    event until the count is reopened, so they stay its replay (``scoring.verify`` checks).
+    A pending result from the paper sheet, amended or disputed stands (``ResultStands``); the
+    same plain count again is answered with the result as it is (nothing written); any other
+    count decided against an older ``revision`` is refused (``ResultChanged``)."""
     now = now or timezone.now()
     with transaction.atomic():
         # The same rows locked as ever (the game's and its table's); the round and tournament
@@ -68,16 +150,25 @@ def count_result(*, game_id: int, author: User | None, now: dt.datetime | None =
         if result is not None and result.status == GameResult.Status.CONFIRMED:
             raise errors.ResultNotReady(errors.RESULT_ALREADY_FINAL)
         round_gate(game, result, by=author)
+        record = standing_record(result)
+        if record:
+            raise errors.ResultStands(STANDS[record], params={"table": game.table.number})
         engine = engine_cache.engine_for(game)
         standings = rules.standings(engine.state)
+        if result is not None and _same_count(result, standings):
+            result.game = game
+            return result  # the same count again (a second tap, a stale tab): nothing changes
+        check_revision(game, result, revision)
         # Whoever counted is the entry's author (a banker's link has no login of its own).
         with audit.action(tournament=None, actor=author, what="result.count", fallback=True):
             if result is None:
-                result = GameResult.objects.create(game=game, counted_by=author, counted_at=now)
+                result = GameResult.objects.create(game=game, counted_by=author, counted_at=now,
+                                                   revision=game.result_revision + 1)
             else:
                 result.status = GameResult.Status.COUNTED
                 result.counted_by, result.counted_at = author, now
                 result.from_paper = False
+                result.revision += 1
                 result.save()
                 result.placements.all().delete()
         Placement.objects.bulk_create(
@@ -98,10 +189,16 @@ def count_result(*, game_id: int, author: User | None, now: dt.datetime | None =
     return result
 
 
-def reopen_count(*, game_id: int, by: User | None, reason: str = "") -> None:
+def reopen_count(*, game_id: int, by: User | None, revision: int, reason: str = "") -> None:
     """Take back a count that is not confirmed yet, so the game can be corrected: the result
     and its placements go (the audit log keeps them), the record takes events again, and the
-    table counts and confirms anew."""
+    table counts and confirms anew. The game keeps the result's revision (a page that saw it
+    never matches the next count).
+
+    Refused for a result from the paper sheet (the desk replaces the sheet, or the head
+    referee rules), for an amended or disputed one unless the head referee takes it back,
+    and wherever the count that must follow would be refused: the same round gate as a count
+    without a result, so nobody deletes a result they could not count again."""
     with transaction.atomic():
         # The rows locked as ever (game, table, round); the tournament comes along for the
         # steps after commit.
@@ -115,11 +212,22 @@ def reopen_count(*, game_id: int, by: User | None, reason: str = "") -> None:
         if result.status == GameResult.Status.CONFIRMED:
             raise errors.ResultConfirmed(errors.RESULT_CONFIRMED,
                                          params={"table": game.table.number})
-        round_gate(game, result, by=by)
+        try:
+            round_gate(game, None, by=by)  # the gate of the count that must follow
+        except errors.RoundClosed:
+            raise errors.RoundClosed(errors.REOPEN_COUNT_CLOSED,
+                                     params={"number": game.table.round.number}) from None
+        record = standing_record(result)
+        if record == "paper" or (record and not (
+                by is not None and access.is_head_referee(by, game.table.round.tournament_id))):
+            raise errors.ResultStands(STANDS[record], params={"table": game.table.number})
+        check_revision(game, result, revision)
         with audit.action(tournament=game.table.round.tournament_id, actor=by,
                           what="result.reopen_count", reason=reason.strip()):
             result.placements.all().delete()
             result.delete()
+            game.result_revision = result.revision + 1
+            Game.objects.filter(pk=game.pk).update(result_revision=game.result_revision)
     result_changed(game, kind=changes.Kind.COUNT_REOPENED)
 
 
@@ -158,10 +266,14 @@ def confirm_result(
     game_id: int,
     code: str | None,
     by: User | None,
+    revision: int,
     head_referee: bool = False,
+    ruling: str = "",
     now: dt.datetime | None = None,
 ) -> GameResult:
-    """A second person makes the count final: a player's code, or the head referee."""
+    """A second person makes the count final: a player's code, or the head referee. A
+    disputed result only by the head referee's ruling (``ruling``: its note, given by
+    ``rulings.resolve_dispute``); a result changed since ``revision`` not at all."""
     now = now or timezone.now()
     wrong: errors.DomainError | None = None
     with transaction.atomic():
@@ -169,6 +281,12 @@ def confirm_result(
         if result.status == GameResult.Status.CONFIRMED:
             return result
         round_gate(game, result, by=by)
+        if result.status == GameResult.Status.DISPUTED and not head_referee:
+            raise errors.ResultStands(errors.STANDS_DISPUTED,
+                                      params={"table": game.table.number})
+        if result.status == GameResult.Status.DISPUTED and not ruling.strip():
+            raise errors.ReasonRequired(errors.RULING_REQUIRED, code="ruling_required")
+        check_revision(game, result, revision)
         check_second_person(result, by=by, head_referee=head_referee)
         if not head_referee:
             if game.wrong_codes >= Game.WRONG_CODES_MAX:
@@ -194,6 +312,7 @@ def confirm_result(
                 result.confirmed_at = now
                 result.confirmed_by = by
                 result.confirmed_via = "head_referee" if head_referee else "player_code"
+                result.revision += 1
                 audit.save_known(result, before=before)
     if wrong is not None:
         raise wrong
@@ -201,17 +320,19 @@ def confirm_result(
     return result
 
 
-def dispute_result(*, game_id: int, note: str, by: User | None) -> GameResult:
+def dispute_result(*, game_id: int, note: str, by: User | None, revision: int) -> GameResult:
     with transaction.atomic():
         game, result = _locked_result(game_id)
         if result.status == GameResult.Status.CONFIRMED:
             raise errors.ResultNotReady(errors.RESULT_ALREADY_FINAL)
         round_gate(game, result, by=by)
+        check_revision(game, result, revision)
         before = copy.copy(result)  # read under the game's lock: the audit's "before"
         with audit.action(tournament=None, actor=by, what="result.dispute", fallback=True):
             result.status = GameResult.Status.DISPUTED
             result.dispute_note = note.strip()
             result.disputed_by = by
+            result.revision += 1
             audit.save_known(result, before=before)
     result_changed(game, kind=changes.Kind.DISPUTED)
     return result

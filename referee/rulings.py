@@ -49,18 +49,21 @@ def _reason(text: str | None) -> str:
 
 
 def resolve_dispute(
-    *, game_id: int, note: str, by: User | None, now: dt.datetime | None = None
+    *, game_id: int, note: str, by: User | None, revision: int, now: dt.datetime | None = None
 ) -> GameResult:
-    """Confirm a counted or disputed result as head referee; a dispute needs the ruling's note."""
+    """Confirm a counted or disputed result as head referee; a dispute needs the ruling's note.
+    Refused when the result changed since ``revision`` (the page the ruling was made on)."""
     note = (note or "").strip()
     with transaction.atomic():
         game, result = _locked_unconfirmed(game_id, confirmed_message=errors.ALREADY_CONFIRMED)
         if result.status == GameResult.Status.DISPUTED and not note:
             raise errors.ReasonRequired(errors.RULING_REQUIRED, code="ruling_required")
+        results.check_revision(game, result, revision)
         tournament_id = game.table.round.tournament_id
         with audit.action(tournament=tournament_id, actor=by, what="result.resolve", reason=note):
             result = results.confirm_result(
-                game_id=game.pk, code=None, by=by, head_referee=True, now=now
+                game_id=game.pk, code=None, by=by, head_referee=True, ruling=note,
+                revision=result.revision, now=now,
             )
             result.resolved_note = note
             result.save(update_fields=["resolved_note"])
@@ -85,7 +88,7 @@ def _check_not_settled(game: Game) -> None:
                                    params={**params, "final": final})
 
 
-def reopen_result(*, game_id: int, reason: str, by: User | None) -> GameResult:
+def reopen_result(*, game_id: int, reason: str, by: User | None, revision: int) -> GameResult:
     """Take back a confirmation: the result awaits a new confirmation (code or a second person),
     and the console may correct the game meanwhile."""
     reason = _reason(reason)
@@ -93,6 +96,7 @@ def reopen_result(*, game_id: int, reason: str, by: User | None) -> GameResult:
         game, result = _locked(game_id)
         if result is None or result.status != GameResult.Status.CONFIRMED:
             raise errors.ResultNotReady(errors.NOT_CONFIRMED, params={"table": game.table.number})
+        results.check_revision(game, result, revision)
         _check_not_settled(game)
         tournament_id = game.table.round.tournament_id
         with audit.action(tournament=tournament_id, actor=by, what="result.reopen", reason=reason):
@@ -103,6 +107,7 @@ def reopen_result(*, game_id: int, reason: str, by: User | None) -> GameResult:
             result.resolved_note = reason
             result.reopened_at = timezone.now()
             result.reopened_by = by
+            result.revision += 1
             result.save()
     results.result_changed(game, kind=changes.Kind.REOPENED)
     return result
@@ -129,16 +134,19 @@ def amended_places(rows: dict[int, tuple[bool, int, int]]) -> dict[int, int]:
 
 
 def amend_result(
-    *, game_id: int, figures: dict[int, dict[str, Any]], reason: str, by: User | None
+    *, game_id: int, figures: dict[int, dict[str, Any]], reason: str, by: User | None,
+    revision: int,
 ) -> GameResult:
     """Correct the counted net worth of players with a reason; the places follow from the
     figures, the same way the engine places a count, so the standings can never give more
     points to a smaller net worth. ``figures`` maps player id → {"net_worth": int, "place":
     int or blank}; a place that is given must be the one the figures give (else refused, with
-    the reason). The result stays unconfirmed: a second person confirms the amended count."""
+    the reason). The result stays unconfirmed: a second person confirms the amended count.
+    Refused when the result changed since ``revision`` (the figures the form showed)."""
     reason = _reason(reason)
     with transaction.atomic():
         game, result = _locked_unconfirmed(game_id, confirmed_message=errors.RESULT_CONFIRMED)
+        results.check_revision(game, result, revision)
         placements = {p.player_id: p for p in
                       result.placements.select_for_update().select_related("player")}
         count = len(placements)
@@ -183,6 +191,7 @@ def amend_result(
                     placement.save()
             result.resolved_note = reason
             result.counted_at = timezone.now()
+            result.revision += 1
             result.save()
     results.result_changed(game, kind=changes.Kind.AMENDED)
     return result

@@ -116,6 +116,13 @@ def utc(text: str) -> dt.datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)
 
 
+def shown_revision(html: str) -> str:
+    """The revision of the table's result that the console's result forms carry (a write
+    decided against another one is refused)."""
+    found = re.search(r'name="revision" value="(\d+)"', html)
+    return found.group(1) if found else ""
+
+
 def db_rows(database: Path, query: str, *args):
     """Read the laptop's database directly (read-only: no request reaches the server)."""
     with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=20) as conn:
@@ -193,10 +200,13 @@ class TableBanker:
             self.post({"type": "bankrupt", "player": key, "creditor": "bank"})
         url = f"/banker/table/{self.id}"
         seq = len(ok(self.client.get(f"/api/v1/tables/{self.id}/record")).json()["events"])
-        ok(self.client.post(f"{url}/count/", form={"seq": str(seq)}), 200, 302)
+        revision = shown_revision(ok(self.client.get(f"{url}/main/")).text)
+        counted = ok(self.client.post(f"{url}/count/",
+                                      form={"seq": str(seq), "revision": revision}), 200, 302)
         code = db_rows(database, "SELECT confirmation_code FROM referee_game WHERE table_id = ?",
                        self.id)[0][0]
-        return ok(self.client.post(f"{url}/confirm/", form={"code": code}), 200, 302).text
+        return ok(self.client.post(f"{url}/confirm/", form={
+            "code": code, "revision": shown_revision(counted.text)}), 200, 302).text
 
     def lost_events(self, database: Path) -> int:
         """Acknowledged posts whose event is not stored under its key and sequence number."""

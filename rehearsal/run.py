@@ -110,19 +110,23 @@ class Rehearsal:
         url = f"/banker/table/{banker.table_id}"
         via = "console"
         for _ in range(3):
-            banker.client.post(f"{url}/count/", form={"seq": str(game.event_count)})
+            banker.client.post(f"{url}/count/", form={"seq": str(game.event_count),
+                                                      "revision": game.result_revision})
             if GameResult.objects.filter(game=game).exists():
                 break
             game.refresh_from_db()
             time.sleep(0.5)
         else:
             via = "service"
-            results.count_result(game_id=game.pk, author=None)
-        banker.client.post(f"{url}/confirm/", form={"code": game.confirmation_code})
+            results.count_result(game_id=game.pk, revision=results.revision_of(game.pk),
+                                 author=None)
+        banker.client.post(f"{url}/confirm/", form={"code": game.confirmation_code,
+                                                    "revision": results.revision_of(game.pk)})
         result = GameResult.objects.get(game=game)
         if result.status != GameResult.Status.CONFIRMED:
             via = "service"
-            results.confirm_result(game_id=game.pk, code=game.confirmation_code, by=None)
+            results.confirm_result(game_id=game.pk, revision=results.revision_of(game.pk),
+                                   code=game.confirmation_code, by=None)
         confirmed = time.monotonic()
         with self.stats.lock:
             self.stats.counted_via[via] = self.stats.counted_via.get(via, 0) + 1

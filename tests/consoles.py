@@ -81,3 +81,12 @@ def ended_table():
     play_events(game, {"type": "bankrupt", "player": ben, "creditor": anna},
                 {"type": "bankrupt", "player": carla, "creditor": "bank"})
     return table
+
+
+def result_revision(table) -> int:
+    """The revision of the table's result as its console and desk pages show it: every form
+    that writes the result carries it (``referee.results.check_revision``)."""
+    from referee.models import Game
+    from referee.results import revision_of
+
+    return revision_of(Game.objects.only("pk").get(table=table).pk)

@@ -11,6 +11,7 @@ from factories import PlayerFactory, RoundFactory, TableFactory, UserFactory, se
 from referee import results as referee_results
 from referee import services as referee
 from referee.models import Game
+from referee.results import revision_of
 from tournament.models import Round, Seat
 
 T0 = dt.datetime(2026, 11, 28, 14, 0, tzinfo=dt.UTC)
@@ -90,10 +91,11 @@ def play(table, cash_by_player, *, confirm=True, start=T0, author=None, bankrupt
             author=author, now=start + dt.timedelta(minutes=11),
         )
     referee.enforce_deadlines(game_id=game.pk, now=start + dt.timedelta(minutes=91))
-    referee_results.count_result(game_id=game.pk, author=author)
+    referee_results.count_result(game_id=game.pk, revision=revision_of(game.pk), author=author)
     if confirm:
         game.refresh_from_db()
-        referee_results.confirm_result(game_id=game.pk, code=game.confirmation_code, by=None)
+        referee_results.confirm_result(game_id=game.pk, revision=revision_of(game.pk),
+                                       code=game.confirmation_code, by=None)
     return Game.objects.get(pk=game.pk)
 
 
@@ -124,7 +126,8 @@ def finish_game(table, *, author=None, count=True, now=None):
     game = start_game(table, ago=dt.timedelta(minutes=100), author=author, now=now)
     referee.enforce_deadlines(game_id=game.pk, now=now - dt.timedelta(minutes=5))
     if count:
-        referee_results.count_result(game_id=game.pk, author=author, now=now)
+        referee_results.count_result(game_id=game.pk, revision=revision_of(game.pk),
+                                     author=author, now=now)
     return Game.objects.get(pk=game.pk)
 
 

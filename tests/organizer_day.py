@@ -75,9 +75,11 @@ def play_to_the_end(table, *, cash: dict[int, int] | None = None) -> Game:
 
 
 def confirm_by_service(game: Game) -> None:
-    db(referee_results.count_result, game_id=game.pk, author=None)
+    db(referee_results.count_result, game_id=game.pk, author=None,
+       revision=db(referee_results.revision_of, game.pk))
     db(game.refresh_from_db)
-    db(referee_results.confirm_result, game_id=game.pk, code=game.confirmation_code, by=None)
+    db(referee_results.confirm_result, game_id=game.pk, code=game.confirmation_code, by=None,
+       revision=db(referee_results.revision_of, game.pk))
 
 
 def console_count_and_confirm(phone, game: Game, code: str) -> None:

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from config.errors import DomainError
-from config.inputs import clean_note
+from config.inputs import clean_note, posted_revision
 from config.ratelimit import check_confirmation_attempt
 from config.safekeeping import CopyNote, take_copy_note
 from referee import answer_cache, errors, results, selectors, services
@@ -95,9 +95,26 @@ def _context(request: HttpRequest, table: Table, game: Game, *,
         extra_minutes=game.extra_minutes,
         codes_blocked=game.wrong_codes >= Game.WRONG_CODES_MAX,
         urls=_urls(table),
+        **_result_forms(game, context),
         **extra,
     )
     return context
+
+
+def _result_forms(game: Game, context: dict) -> dict:
+    """What the count's forms carry and offer: the result's revision (a stale tab's write is
+    refused), and what staff recorded that the console does not replace (``standing``: paper,
+    amended, disputed; read from the placements the picture has, no query)."""
+    result = context.get("result")
+    standing = ""
+    if result is not None and result.status != GameResult.Status.CONFIRMED:
+        if result.from_paper:
+            standing = "paper"
+        elif result.status == GameResult.Status.DISPUTED:
+            standing = "disputed"
+        elif any((row.get("breakdown") or {}).get("amended") for row in context["count_rows"]):
+            standing = "amended"
+    return {"revision": results.current_revision(game, result), "standing": standing}
 
 
 def _urls(table: Table) -> dict[str, str]:
@@ -205,7 +222,8 @@ def count(request: HttpRequest, table_id: int) -> HttpResponse:
             "The table changed meanwhile (queued cash counts are still being sent?). "
             "Check the count and press the button again."))
     try:
-        result = results.count_result(game_id=game.pk, author=_author(request, table))
+        result = results.count_result(game_id=game.pk, author=_author(request, table),
+                                      revision=posted_revision(request))
     except DomainError as error:
         return _render_main(request, table, game, error=error)
     return _render_main(request, table, game, notice=_("Counted. Now a second person confirms."),
@@ -225,7 +243,7 @@ def confirm(request: HttpRequest, table_id: int) -> HttpResponse:
             check_confirmation_attempt(request, table.pk)  # 4 digits must not be guessable
         result = results.confirm_result(
             game_id=game.pk, code=request.POST.get("code", ""), by=_author(request, table),
-            head_referee=head_referee,
+            head_referee=head_referee, revision=posted_revision(request),
         )
     except DomainError as error:
         # 429 once the table's code is blocked: the console shows the answer all the same.
@@ -258,7 +276,8 @@ def dispute(request: HttpRequest, table_id: int) -> HttpResponse:
         return _render_main(request, table, game, error=_(
             "Write down what is disputed: the head referee reads the note."))
     try:
-        results.dispute_result(game_id=game.pk, note=note, by=_author(request, table))
+        results.dispute_result(game_id=game.pk, note=note, by=_author(request, table),
+                               revision=posted_revision(request))
     except DomainError as error:
         return _render_main(request, table, game, error=error)
     return _render_main(request, table, game, notice=_(
@@ -270,7 +289,8 @@ def reopen_count(request: HttpRequest, table_id: int) -> HttpResponse:
     """“Reopen the count”: the pending count goes, the game takes corrections again."""
     table, game = _table_and_game(request, table_id)
     try:
-        results.reopen_count(game_id=game.pk, by=_author(request, table))
+        results.reopen_count(game_id=game.pk, by=_author(request, table),
+                             revision=posted_revision(request))
     except DomainError as error:
         return _render_main(request, table, game, error=error)
     return _render_main(request, table, game, notice=_(

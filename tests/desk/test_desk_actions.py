@@ -19,6 +19,7 @@ from gameplay import play as play_at
 from referee import results as referee_results
 from referee import services as referee
 from referee.models import GameResult
+from referee.results import revision_of
 from scoring.models import StandingRow
 from scoring.standings import selectors
 from tournament import audit
@@ -69,7 +70,8 @@ def test_close_is_refused_until_every_result_is_confirmed_then_allowed(
     round_.refresh_from_db()
     assert round_.status == Round.Status.RUNNING
 
-    referee_results.confirm_result(game_id=pending.pk, code=pending.confirmation_code, by=None)
+    referee_results.confirm_result(game_id=pending.pk, revision=revision_of(pending.pk),
+                                   code=pending.confirmation_code, by=None)
     with django_capture_on_commit_callbacks(execute=True):
         response = organizer.post("/manage/ka/rounds/1/close/")
     assert response.status_code == 302 and response["Location"] == "/manage/ka/desk/"
@@ -150,15 +152,17 @@ def test_the_final_cannot_be_seated_while_a_round_is_open(organizer, tournament,
 def test_the_head_referee_resolves_a_dispute_with_a_ruling(client, tournament, players):
     _, tables = make_round(tournament, 1, [players[:6]])
     game = play(tables[0], {p: 1000 + 10 * i for i, p in enumerate(players[:6])}, confirm=False)
-    referee_results.dispute_result(game_id=game.pk, note="Die Hypothek auf der Parkstraße fehlt", by=None)
+    referee_results.dispute_result(game_id=game.pk, revision=revision_of(game.pk),
+                                   note="Die Hypothek auf der Parkstraße fehlt", by=None)
     judge = head_referee()
     client.force_login(judge)
     url = f"/manage/ka/results/{game.pk}/resolve/"
     # a disputed result needs the ruling written down
-    refused = client.post(url, {"note": "  "})
+    refused = client.post(url, {"note": "  ", "revision": revision_of(game.pk)})
     assert refused.status_code == 400
     assert GameResult.objects.get(game=game).status == GameResult.Status.DISPUTED
-    response = client.post(url, {"note": "Hypothek war eingetragen; Zählung gilt."})
+    response = client.post(url, {"note": "Hypothek war eingetragen; Zählung gilt.",
+                                 "revision": revision_of(game.pk)})
     assert response.status_code == 302 and response["Location"] == "/manage/ka/desk/"
     result = GameResult.objects.get(game=game)
     assert result.status == GameResult.Status.CONFIRMED
@@ -168,7 +172,8 @@ def test_the_head_referee_resolves_a_dispute_with_a_ruling(client, tournament, p
     # shown on the table's card; a second ruling is refused
     html = client.get("/manage/ka/desk/").content.decode()
     assert "Hypothek war eingetragen; Zählung gilt." in html
-    assert client.post(url, {"note": "nochmal"}).status_code == 409
+    again = client.post(url, {"note": "nochmal", "revision": revision_of(game.pk)})
+    assert again.status_code == 409
 
 
 @pytest.mark.parametrize("note, code", [("gilt\x00", "note_nul"), ("x" * 2001, "note_too_long")])
@@ -177,7 +182,8 @@ def test_a_ruling_that_cannot_be_stored_is_refused_with_a_message(organizer, tou
     """Found by the form fuzz: a NUL in the ruling was a database error on PostgreSQL."""
     _, tables = make_round(tournament, 1, [players[:6]])
     game = play(tables[0], dict.fromkeys(players[:6], 1000), confirm=False)
-    response = organizer.post(f"/manage/ka/results/{game.pk}/resolve/", {"note": note})
+    response = organizer.post(f"/manage/ka/results/{game.pk}/resolve/",
+                              {"note": note, "revision": revision_of(game.pk)})
     assert response.status_code == 400
     assert f'data-code="{code}"' in response.content.decode()
     assert GameResult.objects.get(game=game).status == GameResult.Status.COUNTED
@@ -187,7 +193,8 @@ def test_an_organizer_may_confirm_a_counted_result_as_head_referee(organizer, to
                                                                   players):
     _, tables = make_round(tournament, 1, [players[:6]])
     game = play(tables[0], dict.fromkeys(players[:6], 1000), confirm=False)
-    response = organizer.post(f"/manage/ka/results/{game.pk}/resolve/")
+    response = organizer.post(f"/manage/ka/results/{game.pk}/resolve/",
+                              {"revision": revision_of(game.pk)})
     assert response.status_code == 302
     assert GameResult.objects.get(game=game).status == GameResult.Status.CONFIRMED
 
@@ -229,7 +236,8 @@ def test_only_organizers_close_rounds_and_seat_finals(client, tournament, player
 def test_bankers_and_visitors_cannot_rule_on_a_dispute(client, tournament, players, who):
     _, tables = make_round(tournament, 1, [players[:6]])
     game = play(tables[0], dict.fromkeys(players[:6], 1000), confirm=False)
-    referee_results.dispute_result(game_id=game.pk, note="?", by=None)
+    referee_results.dispute_result(game_id=game.pk, revision=revision_of(game.pk),
+                                   note="?", by=None)
     if who == "banker":
         banker = UserFactory(username="banker1")
         tables[0].banker = banker

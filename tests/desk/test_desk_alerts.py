@@ -14,6 +14,7 @@ from gameplay import finish_game, make_round, start_game
 from desk import views as desk
 from referee import paper
 from referee import results as referee_results
+from referee.results import revision_of
 from tournament.models import Round, Tournament
 
 pytestmark = [pytest.mark.django_db]
@@ -73,8 +74,10 @@ def test_a_dispute_names_whose_note_it_is(running):
     one.banker = banker
     one.save()
     game_one, game_two = finish_game(one), finish_game(two)
-    referee_results.dispute_result(game_id=game_one.pk, note="Miete strittig", by=banker)
-    referee_results.dispute_result(game_id=game_two.pk, note="Zählung prüfen", by=head)
+    referee_results.dispute_result(game_id=game_one.pk, revision=revision_of(game_one.pk),
+                                   note="Miete strittig", by=banker)
+    referee_results.dispute_result(game_id=game_two.pk, revision=revision_of(game_two.pk),
+                                   note="Zählung prüfen", by=head)
     from django.utils import translation
 
     with translation.override("de"):

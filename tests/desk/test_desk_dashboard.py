@@ -15,6 +15,7 @@ from desk import views as desk_views
 from referee import results as referee_results
 from referee import services as referee
 from referee.models import Game
+from referee.results import revision_of
 from tournament.models import Tournament
 
 # Until config/urls.py mounts the desk, the tests mount it themselves.
@@ -34,7 +35,8 @@ def seen(game, *, ago, author, now=None):
 
 def confirm(game):
     game.refresh_from_db()
-    referee_results.confirm_result(game_id=game.pk, code=game.confirmation_code, by=None)
+    referee_results.confirm_result(game_id=game.pk, revision=revision_of(game.pk),
+                                   code=game.confirmation_code, by=None)
 
 
 @pytest.fixture
@@ -82,7 +84,8 @@ def test_every_table_state_and_the_alerts_that_need_attention(hall):
     confirm(finish_game(tables[5], now=now))
     # 7: disputed with the banker's note
     game = finish_game(tables[6], now=now)
-    referee_results.dispute_result(game_id=game.pk, note="Spieler 40 sagt, die Hypothek fehlt", by=None)
+    referee_results.dispute_result(game_id=game.pk, revision=revision_of(game.pk),
+                                   note="Spieler 40 sagt, die Hypothek fehlt", by=None)
     # 8: time is up on the clock, but the deadline was not recorded yet; banker never seen
     start_game(tables[7], ago=dt.timedelta(minutes=95), now=now)
 
@@ -112,7 +115,8 @@ def test_the_page_shows_states_alerts_and_clocks(organizer, hall):
     game = start_game(tables[0], ago=dt.timedelta(minutes=12), author=banker, now=now)
     seen(game, ago=dt.timedelta(seconds=20), author=banker, now=now)
     game = finish_game(tables[1], now=now)
-    referee_results.dispute_result(game_id=game.pk, note="Bank hat falsch gezählt", by=None)
+    referee_results.dispute_result(game_id=game.pk, revision=revision_of(game.pk),
+                                   note="Bank hat falsch gezählt", by=None)
     response = organizer.get("/manage/ka/desk/")
     assert response.status_code == 200
     html = response.content.decode()
@@ -174,7 +178,8 @@ def test_the_head_referee_sees_the_queue_but_cannot_close(client, hall):
     referee_user = UserFactory(username="mrmonopoly")
     appoint(referee_user, "head_referee", tables[0].round.tournament)
     game = finish_game(tables[0])
-    referee_results.dispute_result(game_id=game.pk, note="Streit um Miete", by=None)
+    referee_results.dispute_result(game_id=game.pk, revision=revision_of(game.pk),
+                                   note="Streit um Miete", by=None)
     client.force_login(referee_user)
     response = client.get("/manage/ka/desk/")
     assert response.status_code == 200
@@ -203,7 +208,8 @@ def test_the_desk_costs_the_same_queries_for_2_or_6_tables(
             start_game(table, ago=dt.timedelta(minutes=5), author=banker)
         elif index % 3 == 1:
             game = finish_game(table)
-            referee_results.dispute_result(game_id=game.pk, note="?", by=None)
+            referee_results.dispute_result(game_id=game.pk, revision=revision_of(game.pk),
+                                           note="?", by=None)
     organizer.get("/manage/ka/desk/live/")  # session and caches warm
     # session, user, tournament (access), tournament, rounds, tables with games and results,
     # seats with players

@@ -17,6 +17,7 @@ from desk.views import desk as desk_data
 from referee import errors as referee_errors
 from referee import rulings
 from referee.models import Game, GameResult
+from referee.results import revision_of
 from scoring.models import Scope
 from scoring.standings import selectors as standings
 from scoring.standings.services import finalists
@@ -109,7 +110,8 @@ def test_the_final_is_not_seated_while_a_preliminary_result_is_reopened(commits)
     tournament, players, tables = _round_one(commits)
     judge, judge2 = _judges(tournament)
     game = Game.objects.get(table=tables[0])
-    rulings.reopen_result(game_id=game.pk, reason="nachzählen", by=judge)
+    rulings.reopen_result(game_id=game.pk, reason="nachzählen", by=judge,
+                          revision=revision_of(game.pk))
 
     with pytest.raises(desk_errors.FinalNotPossible) as refused:
         desk_rounds.seat_final(tournament=tournament)
@@ -118,7 +120,8 @@ def test_the_final_is_not_seated_while_a_preliminary_result_is_reopened(commits)
     assert "Runde 1, Tisch 1" in refused.value.message_in("de")
     assert not tournament.rounds.filter(kind=Round.Kind.FINAL).exists()
 
-    rulings.resolve_dispute(game_id=game.pk, note="nachgezählt, stimmt", by=judge2)
+    rulings.resolve_dispute(game_id=game.pk, note="nachgezählt, stimmt", by=judge2,
+                            revision=revision_of(game.pk))
     final = desk_rounds.seat_final(tournament=tournament)
     assert _seated(final) == _ids([players[0], players[1], players[4], players[5]])
 
@@ -126,7 +129,8 @@ def test_the_final_is_not_seated_while_a_preliminary_result_is_reopened(commits)
 def test_the_desk_says_why_the_final_waits_for_a_reopened_result(client, commits):
     tournament, _players, tables = _round_one(commits)
     judge, _judge2 = _judges(tournament)
-    rulings.reopen_result(game_id=Game.objects.get(table=tables[1]).pk, reason="x", by=judge)
+    game = Game.objects.get(table=tables[1])
+    rulings.reopen_result(game_id=game.pk, reason="x", by=judge, revision=revision_of(game.pk))
     client.force_login(OrganizerFactory(tournaments=[tournament]))
     page = client.get("/manage/k/desk/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert 'data-warning="final-waits"' in page and "Runde 1, Tisch 2" in page
@@ -146,17 +150,20 @@ def test_a_preliminary_result_is_not_reopened_once_the_final_is_seated(client, c
     game = Game.objects.get(table=tables[0])
 
     with pytest.raises(referee_errors.ResultSettled) as refused:
-        rulings.reopen_result(game_id=game.pk, reason="Zählfehler", by=judge)
+        rulings.reopen_result(game_id=game.pk, reason="Zählfehler", by=judge,
+                              revision=revision_of(game.pk))
     assert "Delete this round" in refused.value.message_in("en")
     assert "Diese Runde löschen" in refused.value.message_in("de")
     assert GameResult.objects.get(game=game).status == GameResult.Status.CONFIRMED
     client.force_login(judge)
-    page = client.post(f"/manage/k/results/{game.pk}/reopen/", {"reason": "Zählfehler"})
+    page = client.post(f"/manage/k/results/{game.pk}/reopen/",
+                       {"reason": "Zählfehler", "revision": revision_of(game.pk)})
     assert page.status_code == 409 and "result_settled" in page.content.decode()
 
     # the way the refusal names: delete the final (no game begun), reopen, seat it again
     desk_rounds.delete_round(round_=final, reason="Ergebnis von Tisch 1 prüfen")
-    rulings.reopen_result(game_id=game.pk, reason="Zählfehler", by=judge)
+    rulings.reopen_result(game_id=game.pk, reason="Zählfehler", by=judge,
+                          revision=revision_of(game.pk))
     assert GameResult.objects.get(game=game).status == GameResult.Status.COUNTED
 
 
@@ -185,14 +192,16 @@ def test_the_final_result_is_not_reopened_once_crowned_until_the_crowning_is_und
     judge, _judge2 = _judges(tournament)
 
     with pytest.raises(referee_errors.ResultSettled) as refused:
-        rulings.reopen_result(game_id=game.pk, reason="Zählfehler im Finale", by=judge)
+        rulings.reopen_result(game_id=game.pk, reason="Zählfehler im Finale", by=judge,
+                              revision=revision_of(game.pk))
     assert "Undo the crowning" in refused.value.message_in("en")
     assert "Siegerkürung zurücknehmen" in refused.value.message_in("de")
     assert GameResult.objects.get(game=game).status == GameResult.Status.CONFIRMED
     assert _differences(tournament) == []
 
     desk_rounds.reopen_round(round_=final, reason="Zählfehler im Finale")
-    rulings.reopen_result(game_id=game.pk, reason="Zählfehler im Finale", by=judge)
+    rulings.reopen_result(game_id=game.pk, reason="Zählfehler im Finale", by=judge,
+                          revision=revision_of(game.pk))
     assert GameResult.objects.get(game=game).status == GameResult.Status.COUNTED
 
 
@@ -202,7 +211,8 @@ def test_a_preliminary_result_is_not_reopened_once_crowned(commits):
     judge, _judge2 = _judges(tournament)
     game = Game.objects.get(table=tables[0])
     with pytest.raises(referee_errors.ResultSettled) as refused:
-        rulings.reopen_result(game_id=game.pk, reason="nachprüfen", by=judge)
+        rulings.reopen_result(game_id=game.pk, reason="nachprüfen", by=judge,
+                              revision=revision_of(game.pk))
     assert "organizer" in refused.value.message_in("en")
     assert GameResult.objects.get(game=game).status == GameResult.Status.CONFIRMED
     assert _differences(tournament) == []

@@ -13,6 +13,7 @@ from gameplay import make_round, play
 
 from referee import paper, results, rulings, services
 from referee.models import GameResult, Placement
+from referee.results import revision_of
 from referee.selectors import STATE_LABELS
 from tournament.models import StaffRole, Tournament
 
@@ -41,10 +42,12 @@ def two_results(client):
     second = GameResult.objects.create(pk=shared, game=game, counted_at=timezone.now())
     for i, p in enumerate(people[4:]):
         Placement.objects.create(result=second, player=p, place=i + 1, net_worth=3000 - 100 * i)
-    results.confirm_result(game_id=game.pk, code=game.confirmation_code, by=anna)
+    results.confirm_result(game_id=game.pk, revision=revision_of(game.pk),
+                           code=game.confirmation_code, by=anna)
     # table 1's count is amended afterwards (its placements' entries carry their own ids)
     rulings.amend_result(
-        game_id=first.game_id, reason="Spieler 1 falsch addiert", by=judge,
+        game_id=first.game_id, revision=revision_of(first.game_id),
+        reason="Spieler 1 falsch addiert", by=judge,
         figures={p.player_id: {"place": p.place, "net_worth": p.net_worth + (10 if p.place == 2
                                                                                else 0)}
                  for p in first.placements.all()},
@@ -106,9 +109,12 @@ def test_the_status_changes_name_the_states_as_the_pages_chip_does(client, langu
     judge = appoint(UserFactory(username="mrmonopoly", first_name="Max"),
                     StaffRole.Role.HEAD_REFEREE, tournament)
     game = play(table, {p: 2000 - 100 * i for i, p in enumerate(people)}, confirm=False)
-    results.dispute_result(game_id=game.pk, note="Miete falsch", by=None)
-    rulings.resolve_dispute(game_id=game.pk, note="Miete stimmt", by=judge)
-    rulings.reopen_result(game_id=game.pk, reason="Nachzählen", by=judge)
+    results.dispute_result(game_id=game.pk, note="Miete falsch", by=None,
+                           revision=revision_of(game.pk))
+    rulings.resolve_dispute(game_id=game.pk, note="Miete stimmt", by=judge,
+                            revision=revision_of(game.pk))
+    rulings.reopen_result(game_id=game.pk, reason="Nachzählen", by=judge,
+                          revision=revision_of(game.pk))
     client.force_login(judge)
     html = client.get(f"/manage/{tournament.slug}/results/{game.pk}/",
                       HTTP_ACCEPT_LANGUAGE=language).content.decode()

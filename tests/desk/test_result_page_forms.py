@@ -13,6 +13,7 @@ from gameplay import make_round
 
 from referee import services
 from referee.models import GameResult, Placement
+from referee.results import revision_of
 from tournament.models import StaffRole, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -55,7 +56,8 @@ def test_the_ruling_field_says_when_a_ruling_is_required(client, counted):
 
 def test_a_wrong_code_comes_back_beside_the_code_field(client, counted):
     tournament, game = counted
-    answer = client.post(f"/manage/{tournament.slug}/results/{game.pk}/code/", {"code": "0000"})
+    answer = client.post(f"/manage/{tournament.slug}/results/{game.pk}/code/",
+                         {"code": "0000", "revision": revision_of(game.pk)})
     html = answer.content.decode()
     assert answer.status_code == 400
     assert [t.name for t in answer.templates][0] == "desk/result.html"  # not the error page
@@ -73,13 +75,15 @@ def test_a_wrong_code_comes_back_beside_the_code_field(client, counted):
 def test_a_desk_volunteers_wrong_code_keeps_the_refusal_page(client, counted):
     tournament, game = counted
     client.force_login(appoint(UserFactory(username="anna"), StaffRole.Role.DESK, tournament))
-    answer = client.post(f"/manage/{tournament.slug}/results/{game.pk}/code/", {"code": "0000"})
+    answer = client.post(f"/manage/{tournament.slug}/results/{game.pk}/code/",
+                         {"code": "0000", "revision": revision_of(game.pk)})
     assert answer.status_code == 400
     assert [t.name for t in answer.templates][0] == "error.html"
 
 
 def test_the_right_code_confirms(client, counted):
     tournament, game = counted
-    answer = client.post(f"/manage/{tournament.slug}/results/{game.pk}/code/", {"code": "1234"})
+    answer = client.post(f"/manage/{tournament.slug}/results/{game.pk}/code/",
+                         {"code": "1234", "revision": revision_of(game.pk)})
     assert answer.status_code == 302
     assert GameResult.objects.get(game=game).status == GameResult.Status.CONFIRMED

@@ -17,6 +17,7 @@ from public.selectors import public_state
 from referee import results as referee_results
 from referee import services as referee
 from referee.models import Game
+from referee.results import revision_of
 from referee.selectors import STATE_LABELS as PUBLIC_LABELS
 from tournament.models import StaffRole, Tournament
 
@@ -38,9 +39,11 @@ def round_of_states():
     finish_game(tables[3], now=now)
     game = finish_game(tables[4], now=now)
     game.refresh_from_db()
-    referee_results.confirm_result(game_id=game.pk, code=game.confirmation_code, by=None)
+    referee_results.confirm_result(game_id=game.pk, revision=revision_of(game.pk),
+                                   code=game.confirmation_code, by=None)
     game = finish_game(tables[5], now=now)
-    referee_results.dispute_result(game_id=game.pk, note="Hypothek fehlt", by=None)
+    referee_results.dispute_result(game_id=game.pk, revision=revision_of(game.pk),
+                                   note="Hypothek fehlt", by=None)
     return tournament
 
 

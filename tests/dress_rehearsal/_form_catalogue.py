@@ -45,6 +45,13 @@ def _seq(game: Game) -> str:
     return str(Game.objects.get(pk=game.pk).event_count)
 
 
+def _revision(game: Game) -> str:
+    """The revision of the game's result, as every form that writes the result carries it."""
+    from referee.results import revision_of
+
+    return str(revision_of(game.pk))
+
+
 def _csv(world) -> SimpleUploadedFile:
     return SimpleUploadedFile("players.csv", b"name;club\nNeu Eins;FC9\n", "text/csv")
 
@@ -189,7 +196,8 @@ FORMS: dict[str, Form] = {
     "round_desk:delete-round": Form(_round_path("delete"), lambda w: {
         "confirm": "1", "reason": "falsch angelegt"}),
     "round_desk:resolve": Form(lambda w: f"/manage/fuzz/results/{w.counted.pk}/resolve/",
-                               lambda w: {"note": "Zählung geprüft"}),
+                               lambda w: {"note": "Zählung geprüft",
+                                          "revision": _revision(w.counted)}),
     # Staff, rulings, safety nets (issue 14).
     "password_set": Form(lambda w: "/password/set/MQ/bad-token/", lambda w: {
         "new_password1": "ein langes Passwort 1", "new_password2": "ein langes Passwort 1"}),
@@ -214,14 +222,16 @@ FORMS: dict[str, Form] = {
     "organizer:table_restore_link": Form(lambda w: "/manage/fuzz/rounds/1/bankers/1/restore/",
                                          lambda w: {}),
     "round_desk:result": Form(lambda w: f"/manage/fuzz/results/{w.counted.pk}/", lambda w: {
-        "reason": "Hotel vergessen",
+        "reason": "Hotel vergessen", "revision": _revision(w.counted),
         **{f"place-{p.pk}": str(i + 1) for i, p in enumerate(reversed(w.players[4:]))},
         **{f"net_worth-{p.pk}": str(2000 - 100 * i)
            for i, p in enumerate(reversed(w.players[4:]))}}),
     "round_desk:reopen": Form(lambda w: f"/manage/fuzz/results/{w.counted.pk}/reopen/",
-                              lambda w: {"reason": "Zählfehler"}),
+                              lambda w: {"reason": "Zählfehler",
+                                         "revision": _revision(w.counted)}),
     "round_desk:confirm-code": Form(lambda w: f"/manage/fuzz/results/{w.counted.pk}/code/",
-                                    lambda w: {"code": w.counted.confirmation_code}),
+                                    lambda w: {"code": w.counted.confirmation_code,
+                                               "revision": _revision(w.counted)}),
     "round_desk:extra-time": Form(lambda w: f"/manage/fuzz/games/{w.playing.pk}/extra-time/",
                                   lambda w: {"minutes": "5", "reason": "Brett neu"}),
     "round_desk:delay-round": Form(lambda w: "/manage/fuzz/rounds/1/delay/",
@@ -242,13 +252,17 @@ FORMS: dict[str, Form] = {
     "banker:console-check": Form(lambda w: f"/banker/table/{w.tables[0].pk}/check/",
                                  lambda w: {"events": json.dumps([{"type": "pause"}])}),
     "banker:console-count": Form(lambda w: f"/banker/table/{w.tables[1].pk}/count/",
-                                 lambda w: {"seq": _seq(w.counted)}),
+                                 lambda w: {"seq": _seq(w.counted),
+                                            "revision": _revision(w.counted)}),
     "banker:console-confirm": Form(lambda w: f"/banker/table/{w.tables[1].pk}/confirm/",
-                                   lambda w: {"code": w.counted.confirmation_code}),
+                                   lambda w: {"code": w.counted.confirmation_code,
+                                              "revision": _revision(w.counted)}),
     "banker:console-dispute": Form(lambda w: f"/banker/table/{w.tables[1].pk}/dispute/",
-                                   lambda w: {"note": "Die Bank hat sich verzählt."}),
+                                   lambda w: {"note": "Die Bank hat sich verzählt.",
+                                              "revision": _revision(w.counted)}),
     "banker:console-reopen-count": Form(
-        lambda w: f"/banker/table/{w.tables[1].pk}/reopen-count/", lambda w: {}),
+        lambda w: f"/banker/table/{w.tables[1].pk}/reopen-count/",
+        lambda w: {"revision": _revision(w.counted)}),
     # The public sign-up (issue 30).
     "public:signup": Form(lambda w: (_signup(w), "/t/fuzz-open/signup/")[1], lambda w: {
         "name": "Neu Angemeldet", "email": "neu@example.org", "club": "Fuzzclub 1",

@@ -18,6 +18,7 @@ from config import ratelimit
 from config.clients import client_address, normalized_username
 from referee import errors, results
 from referee.models import Game, GameResult
+from referee.results import revision_of
 
 MID_WINDOW = dt.datetime(2026, 11, 28, 10, 2, 30, tzinfo=dt.UTC)
 
@@ -210,18 +211,21 @@ def test_wrong_codes_are_capped_per_table_then_only_the_head_referee_confirms(co
     table, game = counted
     for left in range(Game.WRONG_CODES_MAX - 1, 0, -1):
         with pytest.raises(errors.WrongConfirmationCode) as wrong:
-            results.confirm_result(game_id=game.pk, code="x", by=None)
+            results.confirm_result(game_id=game.pk, revision=revision_of(game.pk),
+                                   code="x", by=None)
         assert f"{left}" in wrong.value.message_in("en")
     with pytest.raises(errors.CodesExhausted):
-        results.confirm_result(game_id=game.pk, code="x", by=None)
+        results.confirm_result(game_id=game.pk, revision=revision_of(game.pk), code="x", by=None)
     game.refresh_from_db()
     assert game.wrong_codes == Game.WRONG_CODES_MAX
     with pytest.raises(errors.CodesExhausted) as blocked:  # even the right code, now
-        results.confirm_result(game_id=game.pk, code=game.confirmation_code, by=None)
+        results.confirm_result(game_id=game.pk, revision=revision_of(game.pk),
+                               code=game.confirmation_code, by=None)
     assert blocked.value.http_status == 429
     assert "Oberschiedsrichter" in blocked.value.message_in("de")
     assert GameResult.objects.get(game=game).status == "counted"
-    results.confirm_result(game_id=game.pk, code=None, by=None, head_referee=True)
+    results.confirm_result(game_id=game.pk, revision=revision_of(game.pk),
+                           code=None, by=None, head_referee=True)
     assert GameResult.objects.get(game=game).status == "confirmed"
 
 
@@ -230,10 +234,13 @@ def test_the_console_answers_429_and_says_so_from_any_address(counted):
     client = Client()
     client.force_login(table.banker)
     url = f"/banker/table/{table.pk}/confirm/"
+    revision = revision_of(game.pk)  # as the console's code form carries it
     for n in range(Game.WRONG_CODES_MAX):  # a new address for every guess
-        answer = client.post(url, {"code": f"{n:04d}x"}, REMOTE_ADDR=f"198.51.100.{n}")
+        answer = client.post(url, {"code": f"{n:04d}x", "revision": revision},
+                             REMOTE_ADDR=f"198.51.100.{n}")
         assert answer.status_code in (200, 429)
-    answer = client.post(url, {"code": game.confirmation_code}, REMOTE_ADDR="198.51.100.200")
+    answer = client.post(url, {"code": game.confirmation_code, "revision": revision},
+                         REMOTE_ADDR="198.51.100.200")
     assert answer.status_code == 429
     html = answer.content.decode()
     assert 'data-code="confirmation_codes_exhausted"' in html

@@ -8,6 +8,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from referee.models import GameResult
+from referee.results import revision_of
 from tournament.models import Player, Tournament
 
 from ._form_catalogue import IMG, SCRIPT, _organizer, _player, _settings
@@ -35,14 +36,16 @@ def test_script_laden_values_are_stored_and_escaped_everywhere(world):
                          {"file": SimpleUploadedFile("p.csv", csv, "text/csv")})
     assert answer.status_code == 302, answer.content.decode()[:2000]
     answer = client.post(f"/banker/table/{world.tables[1].pk}/dispute/",
-                         {"note": f"Falsch gezählt {SCRIPT}"})
+                         {"note": f"Falsch gezählt {SCRIPT}",
+                          "revision": revision_of(world.counted.pk)})
     assert answer.status_code == 200 and not _shows_error(answer.content.decode())
     assert GameResult.objects.filter(dispute_note__contains=SCRIPT).exists()
     assert Player.objects.filter(name=evil).exists()
     assert Tournament.objects.filter(name=f"Cup {SCRIPT}").exists()
     _assert_escaped_everywhere(client, "script-laden values")
     answer = client.post(f"/manage/fuzz/results/{world.counted.pk}/resolve/",
-                         {"note": f"Entschieden {IMG}"})
+                         {"note": f"Entschieden {IMG}",
+                          "revision": revision_of(world.counted.pk)})
     assert answer.status_code == 302
     _assert_escaped_everywhere(client, "after the ruling")
 

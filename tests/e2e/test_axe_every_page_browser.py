@@ -28,6 +28,7 @@ from site_pages import signup_pages, walked_pages
 from referee import results as referee_results
 from referee import services as referee
 from referee.models import Game
+from referee.results import revision_of
 from scoring import screens
 from tournament.models import Seat, StaffRole, Tournament
 from tournament.staff import set_password_path
@@ -50,7 +51,8 @@ def _consoles(world) -> dict[str, int]:
     finish_game(finished, count=False)
     finish_recent(confirmed)
     game = finish_recent(disputed, confirm=False)
-    referee_results.dispute_result(game_id=game.pk, note="Hotel vergessen", by=None)
+    referee_results.dispute_result(game_id=game.pk, revision=revision_of(game.pk),
+                                   note="Hotel vergessen", by=None)
     auction = seated_table(players=4, tournament_kwargs={
         "slug": "auktion", "ruleset": "karlsruhe", "table_size": 4})
     started = timezone.now() - dt.timedelta(minutes=50)

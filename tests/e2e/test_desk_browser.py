@@ -25,6 +25,7 @@ from playwright.sync_api import expect
 from referee import results as referee_results
 from referee import services as referee
 from referee.models import GameResult
+from referee.results import revision_of
 from tournament import selectors
 from tournament.models import Round, Tournament
 from tournament.rounds import bankers, services
@@ -93,7 +94,8 @@ def test_the_organizer_closes_round_1_and_seats_round_2_without_repeats(
     expect(page.locator("[data-missing]")).to_contain_text("Tisch 6")
 
     # the last result is confirmed at the table: the desk notices within one poll
-    referee_results.confirm_result(game_id=last.pk, code=last.confirmation_code, by=None)
+    referee_results.confirm_result(game_id=last.pk, revision=revision_of(last.pk),
+                                   code=last.confirmation_code, by=None)
     expect(page.locator('section.desk-card[data-state="confirmed"]')).to_have_count(6,
                                                                                   timeout=8000)
     expect(close).to_be_enabled(timeout=8000)
@@ -130,7 +132,8 @@ def test_the_organizer_closes_round_1_and_seats_round_2_without_repeats(
 def test_the_head_referee_rules_on_a_dispute_and_sees_alerts(page, live_server, running_round):
     tournament, round_, tables = running_round
     disputed = finish(tables[0], confirm=False)
-    referee_results.dispute_result(game_id=disputed.pk, note="Die Parkstraße war verpfändet.", by=None)
+    referee_results.dispute_result(game_id=disputed.pk, revision=revision_of(disputed.pk),
+                                   note="Die Parkstraße war verpfändet.", by=None)
     finish(tables[1], confirm=False)
     game = referee.ensure_game(table=tables[2])
     referee.post_event(game_id=game.pk, event={"type": "start"}, author=tables[2].banker,

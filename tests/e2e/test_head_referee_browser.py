@@ -19,6 +19,7 @@ from playwright.sync_api import expect
 from referee import results as referee_results
 from referee import services as referee
 from referee.models import Game, GameResult
+from referee.results import revision_of
 from tournament.models import (
     Round,
     StaffRole,
@@ -51,7 +52,8 @@ def hall():
             table.seats.create(round=round_, player=player, position=position)
         tables.append(table)
     disputed = finish(tables[0])
-    referee_results.dispute_result(game_id=disputed.pk, note="Hotel vergessen", by=tables[0].banker)
+    referee_results.dispute_result(game_id=disputed.pk, revision=revision_of(disputed.pk),
+                                   note="Hotel vergessen", by=tables[0].banker)
     running = referee.ensure_game(table=tables[1])
     referee.post_event(game_id=running.pk, event={"type": "start"}, author=tables[1].banker,
                        now=timezone.now() - dt.timedelta(minutes=20))

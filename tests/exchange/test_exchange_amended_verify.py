@@ -18,6 +18,7 @@ from gameplay import make_round, play
 from exchange import services as exchange
 from referee import paper, rulings
 from referee.models import Game, Placement
+from referee.results import revision_of
 from scoring.standings.services import recompute_standings
 from scoring.verify import verify_tournament
 from tournament.models import Club, StaffRole, Tournament
@@ -40,12 +41,15 @@ def amended_count():
     judge = appoint(UserFactory(username="judge"), StaffRole.Role.HEAD_REFEREE, tournament)
     other = appoint(UserFactory(username="judge2"), StaffRole.Role.HEAD_REFEREE, tournament)
     game = Game.objects.get(table=tables[0])
-    rulings.reopen_result(game_id=game.pk, reason="Hotel vergessen", by=judge)
+    rulings.reopen_result(game_id=game.pk, reason="Hotel vergessen", by=judge,
+                          revision=revision_of(game.pk))
     figures = {p.player_id: {"net_worth": p.net_worth}
                for p in Placement.objects.filter(result__game=game)}
     figures[players[2].pk] = {"net_worth": 5000}
-    rulings.amend_result(game_id=game.pk, figures=figures, reason="Hotel vergessen", by=judge)
-    rulings.resolve_dispute(game_id=game.pk, note="nachgezählt", by=other)
+    rulings.amend_result(game_id=game.pk, figures=figures, reason="Hotel vergessen", by=judge,
+                         revision=revision_of(game.pk))
+    rulings.resolve_dispute(game_id=game.pk, note="nachgezählt", by=other,
+                            revision=revision_of(game.pk))
     recompute_standings(tournament_id=tournament.pk)
     assert _words(tournament) == []
     return tournament, "Carla Weiß", 5000
@@ -70,7 +74,8 @@ def amended_sheet():
     figures = {p.player_id: {"net_worth": p.net_worth + (100 if p.pk == winner.pk else 0),
                              "place": ""} for p in result.placements.all()}
     rulings.amend_result(game_id=result.game_id, figures=figures,
-                         reason="Schein falsch addiert", by=other)
+                         reason="Schein falsch addiert", by=other,
+                                                                                        revision=revision_of(result.game_id))
     recompute_standings(tournament_id=tournament.pk)
     assert _words(tournament) == []
     return tournament, winner.player.name, 4600

@@ -18,6 +18,7 @@ from exchange import services as exchange
 from referee import results as referee_results
 from referee import selectors as referee_selectors
 from referee.models import Game, GameEvent, GameResult
+from referee.results import revision_of
 from scoring.standings import selectors, services
 from tournament.models import (
     BankerLink,
@@ -166,8 +167,11 @@ def finished_championship(django_capture_on_commit_callbacks):
                                     started_at=timezone.now())
         play(tables[0], dict.fromkeys(order[:6], 1500))  # all equal: tie-breaks decide
         game = play(tables[1], {p: 900 + 5 * i for i, p in enumerate(order[6:])}, confirm=False)
-        referee_results.dispute_result(game_id=game.pk, note="Zählung strittig", by=None)
-        referee_results.confirm_result(game_id=game.pk, code=None, by=None, head_referee=True)
+        referee_results.dispute_result(game_id=game.pk, revision=revision_of(game.pk),
+                                       note="Zählung strittig", by=None)
+        referee_results.confirm_result(game_id=game.pk, revision=revision_of(game.pk),
+                                       code=None, by=None, head_referee=True,
+                                       ruling="Zählung gilt")
         GameResult.objects.filter(game=game).update(resolved_note="Zählung gilt")
         rounds.close_round(round_=round_)
         players[11].dropped_out = True

@@ -47,16 +47,20 @@ AMEND = """
 from django.contrib.auth.models import User
 from referee import rulings
 from referee.models import GameResult
+from referee.results import revision_of
 from scoring.standings.services import recompute_standings
 result = GameResult.objects.filter(game__table__round__tournament__slug="demo",
     status="confirmed", from_paper=False).order_by("game__table__number").first()
 judge, other = (User.objects.get_or_create(username=name)[0] for name in ("hr-eins", "hr-zwei"))
-rulings.reopen_result(game_id=result.game_id, reason="Hotel vergessen", by=judge)
+rulings.reopen_result(game_id=result.game_id, reason="Hotel vergessen", by=judge,
+                      revision=revision_of(result.game_id))
 lines = list(result.placements.all())
 top = next(p for p in lines if not p.bankrupt)
 rulings.amend_result(game_id=result.game_id, reason="Hotel vergessen", by=judge, figures={
-    p.player_id: {"net_worth": p.net_worth + (100 if p.pk == top.pk else 0)} for p in lines})
-rulings.resolve_dispute(game_id=result.game_id, note="nachgezählt", by=other)
+    p.player_id: {"net_worth": p.net_worth + (100 if p.pk == top.pk else 0)} for p in lines},
+    revision=revision_of(result.game_id))
+rulings.resolve_dispute(game_id=result.game_id, note="nachgezählt", by=other,
+                        revision=revision_of(result.game_id))
 recompute_standings(tournament_id=result.game.table.round.tournament_id)
 print(top.player.name)
 """

@@ -12,6 +12,7 @@ from gameplay import T0, started_game
 from laptop.scheduler import Scheduler, beat_task, milestones
 from referee import results, services
 from referee.models import Game
+from referee.results import revision_of
 
 pytestmark = pytest.mark.django_db
 
@@ -69,11 +70,12 @@ def test_a_confirmed_result_is_copied_in_its_own_request(game, settings, tmp_pat
                                                     "creditor": "bank"}, author=None,
                             now=later)
     with django_capture_on_commit_callbacks(execute=True):
-        results.count_result(game_id=game.pk, author=None, now=later)
+        results.count_result(game_id=game.pk, revision=revision_of(game.pk), author=None, now=later)
     assert copies == []  # counted is not final yet
     game.refresh_from_db()
     with django_capture_on_commit_callbacks(execute=True):
-        results.confirm_result(game_id=game.pk, code=game.confirmation_code, by=None,
+        results.confirm_result(game_id=game.pk, revision=revision_of(game.pk),
+                               code=game.confirmation_code, by=None,
                                 now=later)
     assert [c["reason"] for c in copies] == ["result"]
     assert copies[0]["folder"] == tmp_path and copies[0]["keep"] == 3

@@ -23,6 +23,7 @@ from referee import results as referee_results
 from referee import rulings
 from referee import selectors as referee_selectors
 from referee.models import Game, GameResult, Placement
+from referee.results import revision_of
 from scoring.verify import verify_tournament
 from tournament.models import StaffRole
 
@@ -53,8 +54,9 @@ def amended(django_capture_on_commit_callbacks):
                for p in placements}
     with django_capture_on_commit_callbacks(execute=True):
         rulings.amend_result(game_id=game.pk, figures=figures, reason="Hotel vergessen",
-                             by=judge)
-        rulings.resolve_dispute(game_id=game.pk, note="nachgezählt", by=other)
+                             by=judge, revision=revision_of(game.pk))
+        rulings.resolve_dispute(game_id=game.pk, note="nachgezählt", by=other,
+                                revision=revision_of(game.pk))
     return tournament, table, Game.objects.get(pk=game.pk), last.player
 
 
@@ -133,6 +135,7 @@ def test_a_confirmation_makes_a_new_card(django_capture_on_commit_callbacks):
     counted = json.loads(Client().get(f"/t/{slug}/live/cards?n=1", **EN).content)["cards"]["1"]
     assert "Leading:" in counted and "provisional" in counted
     with django_capture_on_commit_callbacks(execute=True):
-        referee_results.confirm_result(game_id=game.pk, code=game.confirmation_code, by=None)
+        referee_results.confirm_result(game_id=game.pk, code=game.confirmation_code, by=None,
+                                       revision=revision_of(game.pk))
     confirmed = json.loads(Client().get(f"/t/{slug}/live/cards?n=1", **EN).content)["cards"]["1"]
     assert "Winner:" in confirmed and "provisional" not in confirmed, confirmed

@@ -11,6 +11,7 @@ from gameplay import at, post_after, started_table
 from referee import results as referee_results
 from referee import services as referee
 from referee.models import Game
+from referee.results import revision_of
 from tournament.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -32,9 +33,10 @@ def test_the_jail_badge_shows_during_play_only(client, django_capture_on_commit_
     body = client.get("/t/ka/tables/1/", **EN).content.decode()
     assert "state-ended" in body and JAIL_BADGE not in body  # ended, not counted yet
     with django_capture_on_commit_callbacks(execute=True):  # the pages' caches follow
-        referee_results.count_result(game_id=game.pk, author=None)
+        referee_results.count_result(game_id=game.pk, revision=revision_of(game.pk), author=None)
         game = Game.objects.get(pk=game.pk)
-        referee_results.confirm_result(game_id=game.pk, code=game.confirmation_code, by=None)
+        referee_results.confirm_result(game_id=game.pk, revision=revision_of(game.pk),
+                                       code=game.confirmation_code, by=None)
     for kind in ("/t/ka/tables/1/", "/t/ka/live/tables/1"):
         body = client.get(kind, **EN).content.decode()
         assert "The result is confirmed." in body and JAIL_BADGE not in body, kind

@@ -13,7 +13,7 @@ import datetime as dt
 
 import pytest
 from auditlog.models import LogEntry
-from consoles import open_link
+from consoles import open_link, result_revision
 from django.contrib.contenttypes.models import ContentType
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -70,11 +70,11 @@ def test_a_confirmation_costs_a_fixed_number_of_queries(
     hall, django_capture_on_commit_callbacks
 ):
     client, table, game = hall
+    form = {"code": game.confirmation_code, "revision": result_revision(table)}
     with CaptureQueriesContext(connection) as ctx, django_capture_on_commit_callbacks(
         execute=True
     ):
-        response = client.post(f"/banker/table/{table.pk}/confirm/",
-                               {"code": game.confirmation_code})
+        response = client.post(f"/banker/table/{table.pk}/confirm/", form)
     assert response.status_code == 200
     assert 'data-result="confirmed"' in response.content.decode()
     assert GameResult.objects.get(game=game).status == GameResult.Status.CONFIRMED
@@ -108,10 +108,11 @@ def test_a_count_costs_a_fixed_number_of_queries(client, django_capture_on_commi
         services.enforce_deadlines(game_id=game.pk, now=T0 + dt.timedelta(minutes=91))
     game.refresh_from_db()
     open_link(client, table)
+    form = {"seq": game.event_count, "revision": result_revision(table)}
     with CaptureQueriesContext(connection) as ctx, django_capture_on_commit_callbacks(
         execute=True
     ):
-        response = client.post(f"/banker/table/{table.pk}/count/", {"seq": game.event_count})
+        response = client.post(f"/banker/table/{table.pk}/count/", form)
     assert 'data-result="counted"' in response.content.decode()
     result = GameResult.objects.get(game=game)
     assert result.placements.count() == 6
@@ -143,10 +144,11 @@ def test_a_confirmation_writes_only_the_standings_rows_it_changes(
     bulk_create = StandingRow.objects.bulk_create
     monkeypatch.setattr(StandingRow.objects, "bulk_create",
                         lambda rows, **kw: sent.extend(rows) or bulk_create(rows, **kw))
+    form = {"code": game.confirmation_code, "revision": result_revision(table)}
     with CaptureQueriesContext(connection) as ctx, django_capture_on_commit_callbacks(
         execute=True
     ):
-        client.post(f"/banker/table/{table.pk}/confirm/", {"code": game.confirmation_code})
+        client.post(f"/banker/table/{table.pk}/confirm/", form)
     after = _stored_rows(tournament)
     written = {pk for pk, values in after.items() if before.get(pk) != values}
     assert before.keys() == after.keys()  # none deleted, none new

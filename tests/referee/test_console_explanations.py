@@ -8,7 +8,7 @@ import datetime as dt
 import re
 
 import pytest
-from consoles import check, dealt_game, keys, main, play_events
+from consoles import check, dealt_game, keys, main, play_events, result_revision
 
 from referee import services
 from referee.models import GameResult
@@ -49,9 +49,9 @@ def test_strict_cash_refuses_the_payment_instead(console, table):
 
 def test_a_wrong_code_is_explained_next_to_the_field(console, table, ended):
     url = f"/banker/table/{table.pk}"
-    console.post(f"{url}/count/", {"seq": ended.event_count})
+    console.post(f"{url}/count/", {"seq": ended.event_count, "revision": result_revision(table)})
     wrong = "9999" if ended.confirmation_code != "9999" else "0000"
-    html = console.post(f"{url}/confirm/", {"code": wrong},
+    html = console.post(f"{url}/confirm/", {"code": wrong, "revision": result_revision(table)},
                         HTTP_ACCEPT_LANGUAGE="de").content.decode()
     field = html.index('id="confirm-code"')
     error = html.index('data-field-error="code"')

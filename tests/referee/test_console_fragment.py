@@ -10,6 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from referee import results
+from referee.results import revision_of
 
 # fixtures: tests/referee/conftest.py
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clock")]
@@ -71,6 +72,6 @@ def test_a_counted_result_changes_the_fragment(
     """The count (and the confirmation) write no event: the game's version names them."""
     first = fetch(console, table)
     with django_capture_on_commit_callbacks(execute=True):
-        results.count_result(game_id=ended.pk, author=None)
+        results.count_result(game_id=ended.pk, revision=revision_of(ended.pk), author=None)
     counted = again(console, table, first)
     assert counted.status_code == 200 and counted["ETag"] != first["ETag"]

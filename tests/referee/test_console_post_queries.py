@@ -18,6 +18,7 @@ from queries import counted, explain
 
 from referee import engine_cache, results, services, timers
 from referee.models import Game
+from referee.results import revision_of
 from tournament.models import Table
 
 pytestmark = pytest.mark.django_db
@@ -173,7 +174,7 @@ def test_an_event_after_the_count_is_refused_until_the_count_is_reopened(linked)
     post(client, table, {"type": "bankrupt", "player": carla, "creditor": "bank"}, expected=2,
          key="c")
     game = Game.objects.get(table=table)
-    results.count_result(game_id=game.pk, author=None)
+    results.count_result(game_id=game.pk, revision=revision_of(game.pk), author=None)
     for key, event in (("d", {"type": "void", "event": 2, "reason": "Tippfehler"}),
                        ("e", {"type": "cash", "player": anna, "amount": 5000})):
         response = post(client, table, event, expected=3, key=key)
@@ -182,7 +183,7 @@ def test_an_event_after_the_count_is_refused_until_the_count_is_reopened(linked)
         assert "reopen the count" in response.json()["message_en"]
         assert "wieder öffnen" in response.json()["message_de"]
     assert Game.objects.get(pk=game.pk).event_count == 3
-    results.reopen_count(game_id=game.pk, by=None)
+    results.reopen_count(game_id=game.pk, revision=revision_of(game.pk), by=None)
     response = post(client, table, {"type": "void", "event": 2, "reason": "Tippfehler"},
                     expected=3, key="f")
     assert response.status_code == 201, response.content

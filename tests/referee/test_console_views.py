@@ -7,7 +7,7 @@ import json
 import re
 
 import pytest
-from consoles import check, dealt_game, keys, main, play_events
+from consoles import check, dealt_game, keys, main, play_events, result_revision
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from factories import OrganizerFactory, UserFactory, appoint, seated_table
@@ -341,7 +341,8 @@ def test_check_changes_nothing(console, table, game):
 
 def test_count_then_confirm_with_the_players_code(console, table, ended):
     url = f"/banker/table/{table.pk}"
-    response = console.post(f"{url}/count/", {"seq": ended.event_count})
+    response = console.post(f"{url}/count/", {"seq": ended.event_count,
+                                              "revision": result_revision(table)})
     assert response.status_code == 200
     result = GameResult.objects.get(game=ended)
     assert result.status == "counted" and result.placements.count() == 6
@@ -349,39 +350,46 @@ def test_count_then_confirm_with_the_players_code(console, table, ended):
     assert 'data-result="counted"' in html and 'name="code"' in html
     assert "Confirm as head referee" not in html and "Als Oberschiedsrichter" not in html
     wrong = "9999" if ended.confirmation_code != "9999" else "0000"
-    html = console.post(f"{url}/confirm/", {"code": wrong}).content.decode()
+    html = console.post(f"{url}/confirm/", {"code": wrong,
+                                            "revision": result_revision(table)}).content.decode()
     assert 'data-field-error="code"' in html  # next to the field, not scrolled away at the top
     assert GameResult.objects.get(game=ended).status == "counted"
-    html = console.post(f"{url}/confirm/", {"code": ended.confirmation_code}).content.decode()
+    html = console.post(f"{url}/confirm/", {"code": ended.confirmation_code,
+                                            "revision": result_revision(table)}).content.decode()
     assert 'data-result="confirmed"' in html
     result.refresh_from_db()
     assert result.status == "confirmed" and result.confirmed_via == "player_code"
 
 
 def test_a_stale_count_is_not_taken(console, table, ended):
-    response = console.post(f"/banker/table/{table.pk}/count/", {"seq": ended.event_count - 1})
+    response = console.post(f"/banker/table/{table.pk}/count/",
+                            {"seq": ended.event_count - 1, "revision": result_revision(table)})
     assert 'class="error-box"' in response.content.decode()
     assert not GameResult.objects.filter(game=ended).exists()
 
 
 def test_only_head_referee_or_organizer_confirm_without_code(client, console, table, ended):
     url = f"/banker/table/{table.pk}"
-    console.post(f"{url}/count/", {"seq": ended.event_count})
-    assert console.post(f"{url}/confirm/", {"head_referee": "1"}).status_code == 403
+    console.post(f"{url}/count/", {"seq": ended.event_count, "revision": result_revision(table)})
+    assert console.post(f"{url}/confirm/", {"head_referee": "1",
+                                            "revision": result_revision(table)}).status_code == 403
     client.force_login(OrganizerFactory())
     html = client.get(f"{url}/main/").content.decode()
     assert 'name="head_referee"' in html
-    html = client.post(f"{url}/confirm/", {"head_referee": "1"}).content.decode()
+    html = client.post(f"{url}/confirm/", {"head_referee": "1",
+                                           "revision": result_revision(table)}).content.decode()
     assert 'data-result="confirmed"' in html
     assert GameResult.objects.get(game=ended).confirmed_via == "head_referee"
 
 
 def test_dispute_goes_to_the_head_referee_with_the_note(console, table, ended):
     url = f"/banker/table/{table.pk}"
-    console.post(f"{url}/count/", {"seq": ended.event_count})
-    html = console.post(f"{url}/dispute/", {"note": ""}).content.decode()
+    console.post(f"{url}/count/", {"seq": ended.event_count, "revision": result_revision(table)})
+    html = console.post(f"{url}/dispute/", {"note": "",
+                                            "revision": result_revision(table)}).content.decode()
     assert 'class="error-box"' in html
-    html = console.post(f"{url}/dispute/", {"note": "Ben says Parkstraße was his"}).content.decode()
+    html = console.post(f"{url}/dispute/", {"note": "Ben says Parkstraße was his",
+                                            "revision": result_revision(table)}).content.decode()
     assert 'data-result="disputed"' in html
     result = GameResult.objects.get(game=ended)
     assert result.status == "disputed" and "Parkstraße" in result.dispute_note
@@ -391,8 +399,8 @@ def test_dispute_goes_to_the_head_referee_with_the_note(console, table, ended):
 def test_any_typed_code_is_just_a_wrong_code(console, table, ended, code):
     """Found by the form fuzz: comparing a non-ASCII code raised TypeError (a 500)."""
     url = f"/banker/table/{table.pk}"
-    console.post(f"{url}/count/", {"seq": ended.event_count})
-    answer = console.post(f"{url}/confirm/", {"code": code})
+    console.post(f"{url}/count/", {"seq": ended.event_count, "revision": result_revision(table)})
+    answer = console.post(f"{url}/confirm/", {"code": code, "revision": result_revision(table)})
     assert answer.status_code == 200
     assert 'data-code="wrong_confirmation_code"' in answer.content.decode()
     assert GameResult.objects.get(game=ended).status == "counted"
@@ -403,8 +411,9 @@ def test_any_typed_code_is_just_a_wrong_code(console, table, ended, code):
 def test_a_dispute_note_that_cannot_be_stored_is_refused(console, table, ended, note, code):
     """Found by the form fuzz: a NUL in the note was a database error on PostgreSQL."""
     url = f"/banker/table/{table.pk}"
-    console.post(f"{url}/count/", {"seq": ended.event_count})
-    html = console.post(f"{url}/dispute/", {"note": note}).content.decode()
+    console.post(f"{url}/count/", {"seq": ended.event_count, "revision": result_revision(table)})
+    html = console.post(f"{url}/dispute/", {"note": note,
+                                            "revision": result_revision(table)}).content.decode()
     assert f'data-code="{code}"' in html
     assert GameResult.objects.get(game=ended).status == "counted"
 

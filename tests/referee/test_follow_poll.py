@@ -18,6 +18,7 @@ from queries import explain, state_poll
 from desk.rounds import close_round
 from referee import follow, results, rulings, services, timers
 from referee.models import Game
+from referee.results import revision_of
 from scoring.standings import trigger
 from tournament import privacy
 from tournament.models import Round, Seat, Tournament
@@ -149,12 +150,13 @@ def test_a_counted_and_a_confirmed_result_are_new_states(linked, committed):
         services.enforce_deadlines(game_id=game.pk, now=at(100))
         ended = followed(client, table)
         with committed(execute=True):
-            results.count_result(game_id=game.pk, author=None)
+            results.count_result(game_id=game.pk, revision=revision_of(game.pk), author=None)
         counted_state = moved_on(client, table, ended)
         counted_poll = followed(client, table)
         game.refresh_from_db()
         with committed(execute=True):
-            results.confirm_result(game_id=game.pk, code=game.confirmation_code, by=None)
+            results.confirm_result(game_id=game.pk, revision=revision_of(game.pk),
+                                   code=game.confirmation_code, by=None)
         confirmed = moved_on(client, table, counted_poll)
     assert counted_state != confirmed
     assert "confirmed" in str(confirmed)
@@ -265,7 +267,7 @@ def test_no_stale_304_while_the_standings_of_a_new_result_are_recomputed(linked,
         services.enforce_deadlines(game_id=game.pk, now=at(100))
         ended = followed(client, table)
         with transaction.atomic():
-            results.count_result(game_id=game.pk, author=None)
+            results.count_result(game_id=game.pk, revision=revision_of(game.pk), author=None)
             # a poll that read the token and the old rows before the commit
             follow.Follow(table.pk).keep(etag=ended["ETag"], private=True, public=True, due=())
     assert seen == [200]

@@ -8,6 +8,7 @@ from factories import OrganizerFactory, UserFactory
 
 from referee import results, services
 from referee.models import Game, GameEvent
+from referee.results import revision_of
 
 pytestmark = pytest.mark.django_db
 
@@ -128,12 +129,14 @@ def test_two_bankruptcies_end_the_game_and_the_count_needs_a_second_person(conso
     assert response.json()["state"]["status"] == "finished"
     game = Game.objects.get(table=table)
     assert game.end_reason == "second_bankruptcy"
-    result = results.count_result(game_id=game.pk, author=None)
+    result = results.count_result(game_id=game.pk, revision=revision_of(game.pk), author=None)
     assert result.status == "counted"
     assert result.placements.count() == 6
     with pytest.raises(services.errors.WrongConfirmationCode):
-        results.confirm_result(game_id=game.pk, code="x" + game.confirmation_code[1:], by=None)
-    result = results.confirm_result(game_id=game.pk, code=game.confirmation_code, by=None)
+        results.confirm_result(game_id=game.pk, revision=revision_of(game.pk),
+                               code="x" + game.confirmation_code[1:], by=None)
+    result = results.confirm_result(game_id=game.pk, revision=revision_of(game.pk),
+                                    code=game.confirmation_code, by=None)
     assert result.status == "confirmed" and result.confirmed_via == "player_code"
     # A confirmed result closes the game to the console (issue 14): 409, not the engine's 422.
     late = post_event(console, table, {"type": "buy", "player": anna, "deed": "badstrasse"})

@@ -14,6 +14,7 @@ from gameplay import T0, cash_by_seat, play
 
 from referee import errors, results, rulings, services
 from referee.models import GameResult, Placement
+from referee.results import revision_of
 from tournament import audit, banker_links
 from tournament.models import Round, StaffRole
 
@@ -59,12 +60,14 @@ def test_a_closed_round_takes_no_event_either_also_through_its_link(client, tabl
 def test_only_a_reason_reopens_a_result_and_it_must_be_confirmed_again(client, table, judge):
     game = play(table, cash_by_seat(table))
     with pytest.raises(errors.ReasonRequired):
-        rulings.reopen_result(game_id=game.pk, reason="  ", by=judge)
-    rulings.reopen_result(game_id=game.pk, reason="Miete falsch gezählt", by=judge)
+        rulings.reopen_result(game_id=game.pk, revision=revision_of(game.pk), reason="  ", by=judge)
+    rulings.reopen_result(game_id=game.pk, revision=revision_of(game.pk),
+                          reason="Miete falsch gezählt", by=judge)
     game.refresh_from_db()
     assert game.result.status == GameResult.Status.COUNTED
     assert game.result.confirmed_by is None
-    results.confirm_result(game_id=game.pk, code=game.confirmation_code, by=None)
+    results.confirm_result(game_id=game.pk, revision=revision_of(game.pk),
+                           code=game.confirmation_code, by=None)
     game.refresh_from_db()
     assert game.result.status == GameResult.Status.CONFIRMED
     entries = audit.lines(audit.entries(table.round.tournament, what="result.reopen"))
@@ -77,12 +80,15 @@ def test_the_head_referee_reopens_on_the_result_page_and_confirms_again(client, 
     game = play(table, cash_by_seat(table))
     client.force_login(judge)
     slug = table.round.tournament.slug
-    refused = client.post(f"/manage/{slug}/results/{game.pk}/reopen/", {"reason": ""})
+    refused = client.post(f"/manage/{slug}/results/{game.pk}/reopen/",
+                          {"reason": "", "revision": revision_of(game.pk)})
     assert refused.status_code == 400 and "Begründung" in refused.content.decode()
-    client.post(f"/manage/{slug}/results/{game.pk}/reopen/", {"reason": "Zählfehler"})
+    client.post(f"/manage/{slug}/results/{game.pk}/reopen/", {"reason": "Zählfehler",
+                                                              "revision": revision_of(game.pk)})
     page = client.get(f"/manage/{slug}/results/{game.pk}/").content.decode()
     assert 'data-result-status="counted"' in page and "Zählfehler" in page
-    client.post(f"/manage/{slug}/results/{game.pk}/resolve/", {"note": "Neu gezählt, passt"})
+    client.post(f"/manage/{slug}/results/{game.pk}/resolve/", {"note": "Neu gezählt, passt",
+                                                               "revision": revision_of(game.pk)})
     game.refresh_from_db()
     assert game.result.status == GameResult.Status.CONFIRMED
 
@@ -91,7 +97,8 @@ def test_an_organizer_of_another_tournament_cannot_reopen(client, table):
     game = play(table, cash_by_seat(table))
     client.force_login(OrganizerFactory(tournaments=[]))
     slug = table.round.tournament.slug
-    assert client.post(f"/manage/{slug}/results/{game.pk}/reopen/", {"reason": "x"}).status_code \
+    assert client.post(f"/manage/{slug}/results/{game.pk}/reopen/",
+                       {"reason": "x", "revision": revision_of(game.pk)}).status_code \
         == 403
     game.refresh_from_db()
     assert game.result.status == GameResult.Status.CONFIRMED
@@ -101,13 +108,14 @@ def test_a_dispute_is_amended_with_a_reason_and_audited(client, table, judge, ba
     """Issue 24, finding 4: the places follow from the amended figures (a raised net worth
     above the player in 2nd takes 1st), so the standings never give more points to less."""
     game = play(table, cash_by_seat(table), confirm=False)
-    results.dispute_result(game_id=game.pk, note="Hotel vergessen", by=banker)
+    results.dispute_result(game_id=game.pk, revision=revision_of(game.pk),
+                           note="Hotel vergessen", by=banker)
     placements = {p.player_id: p for p in Placement.objects.filter(result__game=game)}
     standing = sorted((p for p in placements.values() if not p.bankrupt), key=lambda p: p.place)
     first, second = standing[0], standing[1]
     client.force_login(judge)
     slug = table.round.tournament.slug
-    form = {"reason": "Hotel auf Schlossallee nicht gezählt"}
+    form = {"reason": "Hotel auf Schlossallee nicht gezählt", "revision": revision_of(game.pk)}
     for pid, p in placements.items():
         form[f"net_worth-{pid}"] = p.net_worth
     form[f"net_worth-{second.player_id}"] = first.net_worth + 500
@@ -119,8 +127,9 @@ def test_a_dispute_is_amended_with_a_reason_and_audited(client, table, judge, ba
     game.refresh_from_db()
     assert game.result.status == GameResult.Status.DISPUTED  # still needs the ruling
     with pytest.raises(errors.ReasonRequired):
-        rulings.resolve_dispute(game_id=game.pk, note="", by=judge)
-    rulings.resolve_dispute(game_id=game.pk, note="Zählung korrigiert", by=judge)
+        rulings.resolve_dispute(game_id=game.pk, revision=revision_of(game.pk), note="", by=judge)
+    rulings.resolve_dispute(game_id=game.pk, revision=revision_of(game.pk),
+                            note="Zählung korrigiert", by=judge)
     game.refresh_from_db()
     assert game.result.status == GameResult.Status.CONFIRMED
     audit_page = client.get(f"/manage/{slug}/audit/?action=result.amend").content.decode()
@@ -134,7 +143,8 @@ def test_an_amended_place_that_contradicts_the_figures_is_refused_with_the_reaso
     figures = {pid: {"place": p.place, "net_worth": p.net_worth} for pid, p in placements.items()}
     figures[standing[1].player_id] = {"place": 2, "net_worth": standing[0].net_worth + 1}
     with pytest.raises(errors.BadAmendment) as refused:
-        rulings.amend_result(game_id=game.pk, figures=figures, reason="Nachzählung", by=judge)
+        rulings.amend_result(game_id=game.pk, revision=revision_of(game.pk),
+                             figures=figures, reason="Nachzählung", by=judge)
     assert refused.value.code == "bad_amendment"
     assert "follow from the net worth" in refused.value.message_in("en")
     assert "folgen aus dem Vermögen" in refused.value.message_in("de")
@@ -145,9 +155,11 @@ def test_an_amended_place_that_contradicts_the_figures_is_refused_with_the_reaso
 def test_bad_amendments_are_refused(table, judge):
     game = play(table, cash_by_seat(table), confirm=False)
     with pytest.raises(errors.BadAmendment):
-        rulings.amend_result(game_id=game.pk, figures={1: {"place": "x"}}, reason="r", by=judge)
+        rulings.amend_result(game_id=game.pk, revision=revision_of(game.pk),
+                             figures={1: {"place": "x"}}, reason="r", by=judge)
     with pytest.raises(errors.ReasonRequired):
-        rulings.amend_result(game_id=game.pk, figures={}, reason="", by=judge)
+        rulings.amend_result(game_id=game.pk, revision=revision_of(game.pk),
+                             figures={}, reason="", by=judge)
 
 
 
@@ -219,11 +231,13 @@ def test_a_paper_result_is_entered_shown_counted_and_confirmed_by_a_second_perso
     public = Client().get(f"/t/{slug}/tables/1/").content.decode()
     assert "data-from-paper" in public and "Papierbogen" in public
     # the person who entered it cannot confirm it alone …
-    refused = client.post(f"/manage/{slug}/results/{result.game_id}/resolve/", {"note": "ok"})
+    refused = client.post(f"/manage/{slug}/results/{result.game_id}/resolve/",
+                          {"note": "ok", "revision": revision_of(result.game_id)})
     assert refused.status_code == 403
     # … not even with the table's code, which staff can read (issue 24, finding 3) …
     code = result.game.confirmation_code
-    refused = client.post(f"/manage/{slug}/results/{result.game_id}/code/", {"code": code})
+    refused = client.post(f"/manage/{slug}/results/{result.game_id}/code/",
+                          {"code": code, "revision": revision_of(result.game_id)})
     assert refused.status_code == 403
     result.refresh_from_db()
     assert result.status == GameResult.Status.COUNTED
@@ -232,7 +246,8 @@ def test_a_paper_result_is_entered_shown_counted_and_confirmed_by_a_second_perso
     appoint(second, StaffRole.Role.HEAD_REFEREE, table.round.tournament)
     client.force_login(second)
     with django_capture_on_commit_callbacks(execute=True):
-        client.post(f"/manage/{slug}/results/{result.game_id}/code/", {"code": code})
+        client.post(f"/manage/{slug}/results/{result.game_id}/code/",
+                    {"code": code, "revision": revision_of(result.game_id)})
     result.refresh_from_db()
     assert result.status == GameResult.Status.CONFIRMED
     from scoring.standings import selectors

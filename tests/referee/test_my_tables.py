@@ -12,6 +12,7 @@ from factories import PlayerFactory, TournamentFactory, UserFactory, appoint
 from gameplay import finish_game, make_round, start_game
 
 from referee import results as referee_results
+from referee.results import revision_of
 from tournament.models import Round, StaffRole, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -40,7 +41,8 @@ def test_my_tables_puts_the_rounds_still_on_first_each_with_its_state():
     start_game(running, ago=dt.timedelta(minutes=10))
     confirmed = _banked(banker, _tournament(22), 1)
     game = finish_game(confirmed)
-    referee_results.confirm_result(game_id=game.pk, code=game.confirmation_code, by=None)
+    referee_results.confirm_result(game_id=game.pk, revision=revision_of(game.pk),
+                                   code=game.confirmation_code, by=None)
     waiting = _banked(banker, _tournament(23), 1, status=Round.Status.LOCKED)
 
     client = Client(HTTP_ACCEPT_LANGUAGE="en")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from consoles import result_revision
 from django.test import Client
 from factories import UserFactory, appoint, seated_table
 from gameplay import T0, cash_by_seat, play
@@ -22,6 +23,7 @@ from referee import (
     services,
 )
 from referee.models import Game, GameResult
+from referee.results import revision_of
 from tournament import audit
 from tournament.models import Round, StaffRole
 
@@ -36,7 +38,8 @@ def table(banker):
 
 
 def console(client, table, action, data=None, language="de"):
-    return client.post(f"/banker/table/{table.pk}/{action}/", data or {},
+    form = {"revision": result_revision(table), **(data or {})}  # as the page carries it
+    return client.post(f"/banker/table/{table.pk}/{action}/", form,
                        HTTP_ACCEPT_LANGUAGE=language)
 
 
@@ -64,7 +67,7 @@ def test_after_the_count_the_console_offers_no_cash_form_only_reopening(client, 
     services.post_event(game_id=game.pk, event={"type": "cash", "player": str(cash.pk),
                                                 "amount": 5000}, author=banker,
                         now=T0 + dt.timedelta(minutes=95))
-    results.count_result(game_id=game.pk, author=banker)
+    results.count_result(game_id=game.pk, revision=revision_of(game.pk), author=banker)
     winner = GameResult.objects.get(game=game).placements.get(place=1)
     assert (winner.player_id, winner.net_worth) == (cash.pk, 5000 + winner.breakdown["deeds"])
 
@@ -114,14 +117,16 @@ def test_who_entered_a_paper_result_does_not_confirm_it_on_any_path(path, judge,
         console(client, table, "confirm", {"code": game.confirmation_code})
     elif path == "desk_code":
         answer = client.post(f"/manage/{slug}/results/{game.pk}/code/",
-                             {"code": game.confirmation_code})
+                             {"code": game.confirmation_code, "revision": revision_of(game.pk)})
         assert answer.status_code == 403
     elif path == "desk_resolve":
-        answer = client.post(f"/manage/{slug}/results/{game.pk}/resolve/", {"note": "ok"})
+        answer = client.post(f"/manage/{slug}/results/{game.pk}/resolve/",
+                             {"note": "ok", "revision": revision_of(game.pk)})
         assert answer.status_code == 403
     else:
         with pytest.raises(errors.SecondPersonRequired):
-            results.confirm_result(game_id=game.pk, code=None, by=judge, head_referee=True)
+            results.confirm_result(game_id=game.pk, revision=revision_of(game.pk),
+                                   code=None, by=judge, head_referee=True)
     result.refresh_from_db()
     assert result.status == GameResult.Status.COUNTED
     assert result.confirmed_by is None
@@ -130,7 +135,8 @@ def test_who_entered_a_paper_result_does_not_confirm_it_on_any_path(path, judge,
 def test_a_second_head_referee_confirms_a_paper_result(judge, table):
     result = _paper(table, judge)
     other = appoint(UserFactory(), StaffRole.Role.HEAD_REFEREE, table.round.tournament)
-    results.confirm_result(game_id=result.game_id, code=None, by=other, head_referee=True)
+    results.confirm_result(game_id=result.game_id, revision=revision_of(result.game_id),
+                           code=None, by=other, head_referee=True)
     result.refresh_from_db()
     assert result.status == GameResult.Status.CONFIRMED and result.confirmed_by == other
 
@@ -147,7 +153,8 @@ def test_a_closed_rounds_result_is_not_recounted_or_confirmed_by_the_banker(
 ):
     game = play(table, cash_by_seat(table), author=banker)
     _close_round(table)
-    rulings.reopen_result(game_id=game.pk, reason="Zählfehler gemeldet", by=judge)
+    rulings.reopen_result(game_id=game.pk, revision=revision_of(game.pk),
+                          reason="Zählfehler gemeldet", by=judge)
     client.force_login(banker)
     for action, data in (("count", {"seq": game.event_count}),
                          ("dispute", {"note": "falsch"}),
@@ -157,7 +164,7 @@ def test_a_closed_rounds_result_is_not_recounted_or_confirmed_by_the_banker(
         assert "Round 1 is closed" in answer, action
     assert GameResult.objects.get(game=game).status == GameResult.Status.COUNTED
     with pytest.raises(errors.RoundClosed):
-        results.count_result(game_id=game.pk, author=banker)
+        results.count_result(game_id=game.pk, revision=revision_of(game.pk), author=banker)
 
 
 def test_the_head_referee_confirms_a_reopened_result_of_a_closed_round_and_is_told(
@@ -165,7 +172,8 @@ def test_the_head_referee_confirms_a_reopened_result_of_a_closed_round_and_is_to
 ):
     game = play(table, cash_by_seat(table), author=banker)
     _close_round(table)
-    rulings.reopen_result(game_id=game.pk, reason="Zählfehler gemeldet", by=judge)
+    rulings.reopen_result(game_id=game.pk, revision=revision_of(game.pk),
+                          reason="Zählfehler gemeldet", by=judge)
     client = Client()
     client.force_login(judge)
     page = client.get(f"/banker/table/{table.pk}/main/", HTTP_ACCEPT_LANGUAGE="en")

@@ -15,6 +15,7 @@ from gameplay import make_round, play
 
 from referee import changes, results, rulings
 from referee.changes import Kind, ResultChange
+from referee.results import revision_of
 from scoring.models import StandingRow
 
 pytestmark = pytest.mark.django_db
@@ -47,7 +48,8 @@ def test_every_change_of_a_result_runs_the_steps_in_order_with_the_tournament(
 ):
     tournament, table, game = counted
     with django_capture_on_commit_callbacks(execute=True):
-        results.confirm_result(game_id=game.pk, code=game.confirmation_code, by=None)
+        results.confirm_result(game_id=game.pk, revision=revision_of(game.pk),
+                               code=game.confirmation_code, by=None)
         assert recorded == []  # nothing before the commit
     (first, change), (last, same) = recorded
     assert (first, last) == ("first", "last") and same is change
@@ -60,9 +62,11 @@ def test_every_change_of_a_result_runs_the_steps_in_order_with_the_tournament(
 
     recorded.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        rulings.reopen_result(game_id=game.pk, reason="Tippfehler", by=None)
+        rulings.reopen_result(game_id=game.pk, revision=revision_of(game.pk),
+                              reason="Tippfehler", by=None)
     with django_capture_on_commit_callbacks(execute=True):
-        results.dispute_result(game_id=game.pk, note="Zählfehler", by=None)
+        results.dispute_result(game_id=game.pk, revision=revision_of(game.pk),
+                               note="Zählfehler", by=None)
     assert [c.kind for name, c in recorded if name == "first"] == [Kind.REOPENED,
                                                                     Kind.DISPUTED]
     assert not any(c.confirmed for _, c in recorded)
@@ -80,7 +84,8 @@ def test_a_failing_step_is_logged_and_the_next_one_runs(
     settings.RESULT_STEPS = ["recording_steps.broken", *settings.RESULT_STEPS]
     with caplog.at_level(logging.ERROR, logger="referee.changes"), \
             django_capture_on_commit_callbacks(execute=True):
-        results.confirm_result(game_id=game.pk, code=game.confirmation_code, by=None)
+        results.confirm_result(game_id=game.pk, revision=revision_of(game.pk),
+                               code=game.confirmation_code, by=None)
     assert [name for name, _ in recorded] == ["first", "last"]
     assert "recording_steps.broken failed after the confirmed result" in caplog.text
 

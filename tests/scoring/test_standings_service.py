@@ -8,6 +8,7 @@ from factories import PlayerFactory, TournamentFactory
 from gameplay import make_round, play
 
 from desk import errors, rounds
+from referee.results import revision_of
 from scoring.models import StandingRow
 from scoring.standings import selectors, services
 from tournament.models import Round, Tournament
@@ -246,7 +247,8 @@ def test_a_confirmation_computes_the_standings_once(
     monkeypatch.setattr(services, "compute_standings",
                         lambda **kwargs: calls.append(kwargs) or real(**kwargs))
     with django_capture_on_commit_callbacks(execute=True):
-        referee_results.confirm_result(game_id=game.pk, code=game.confirmation_code, by=None)
+        referee_results.confirm_result(game_id=game.pk, revision=revision_of(game.pk),
+                                       code=game.confirmation_code, by=None)
     assert len(calls) == 1
     live, public = ([(row.player_id, row.points, row.rank)
                      for row in selectors.placed_rows(tournament, scope=scope)]

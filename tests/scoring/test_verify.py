@@ -15,6 +15,7 @@ from gameplay import make_round, play
 
 from referee import rulings
 from referee.models import Game, GameResult, Placement
+from referee.results import revision_of
 from scoring.models import StandingRow
 from scoring.standings.services import recompute_standings
 from scoring.verify import verify_tournament
@@ -107,13 +108,16 @@ def test_an_amendment_by_the_head_referee_is_a_recorded_ruling(played):
     tournament, tables, players = played
     judge = appoint(UserFactory(), StaffRole.Role.HEAD_REFEREE, tournament)
     game = Game.objects.get(table=tables[0])
-    rulings.reopen_result(game_id=game.pk, reason="Hotel vergessen", by=judge)
+    rulings.reopen_result(game_id=game.pk, revision=revision_of(game.pk),
+                          reason="Hotel vergessen", by=judge)
     figures = {p.player_id: {"net_worth": p.net_worth}
                for p in Placement.objects.filter(result__game=game)}
     figures[players[2].pk] = {"net_worth": 5000}
-    rulings.amend_result(game_id=game.pk, figures=figures, reason="Hotel vergessen", by=judge)
+    rulings.amend_result(game_id=game.pk, revision=revision_of(game.pk),
+                         figures=figures, reason="Hotel vergessen", by=judge)
     other = appoint(UserFactory(), StaffRole.Role.HEAD_REFEREE, tournament)
-    rulings.resolve_dispute(game_id=game.pk, note="nachgezählt", by=other)
+    rulings.resolve_dispute(game_id=game.pk, revision=revision_of(game.pk),
+                            note="nachgezählt", by=other)
     recompute_standings(tournament_id=tournament.pk)
     report = verify_tournament(tournament=tournament)
     assert report.ok, [str(d) for d in report.differences]
@@ -166,7 +170,8 @@ def test_a_paper_result_verifies_as_the_sheet_and_a_tampered_place_is_named():
     result = paper.enter_paper_result(table=table, lines=lines, end_reason="time_limit",
                                       ended_at=None, by=judge)
     other = appoint(UserFactory(), StaffRole.Role.HEAD_REFEREE, tournament)
-    results.confirm_result(game_id=result.game_id, code=None, by=other, head_referee=True)
+    results.confirm_result(game_id=result.game_id, revision=revision_of(result.game_id),
+                           code=None, by=other, head_referee=True)
     recompute_standings(tournament_id=tournament.pk)
     assert verify_tournament(tournament=tournament).ok
     Placement.objects.filter(result=result, player=players[3]).update(place=4)

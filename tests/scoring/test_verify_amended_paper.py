@@ -12,6 +12,7 @@ from factories import UserFactory, appoint, seated_table
 
 from referee import paper, rulings
 from referee.models import Placement
+from referee.results import revision_of
 from scoring.verify import verify_tournament
 from tournament.models import StaffRole
 
@@ -35,7 +36,8 @@ def amended_sheet():
     figures = {p.player_id: {"net_worth": p.net_worth + (100 if p.pk == winner.pk else 0),
                              "place": ""} for p in result.placements.all()}
     rulings.amend_result(game_id=result.game_id, figures=figures,
-                         reason="Schein falsch addiert", by=other)
+                         reason="Schein falsch addiert", by=other,
+                                                                                        revision=revision_of(result.game_id))
     return tournament, Placement.objects.select_related("player").get(pk=winner.pk)
 
 

@@ -14,6 +14,7 @@ from factories import OrganizerFactory, PlayerFactory, TournamentFactory, UserFa
 from gameplay import make_round, play
 
 from referee import results, rulings, services
+from referee.results import revision_of
 from tournament import audit, incidents
 from tournament.models import StaffRole, Tournament
 
@@ -41,7 +42,8 @@ def test_the_audit_page_in_german_has_no_raw_names_values_or_utc_stamps():
     with translation.override("en"):
         # a result confirmed by the head referee
         game = play(tables[0], {p: 1000 * (i + 1) for i, p in enumerate(people[:4])}, confirm=False)
-        results.confirm_result(game_id=game.pk, code=None, by=judge, head_referee=True)
+        results.confirm_result(game_id=game.pk, revision=revision_of(game.pk),
+                               code=None, by=judge, head_referee=True)
         # an incident: a point deduction
         incidents.record_incident(player=people[0], level="deduction", points=2,
                                   note="Würfel geworfen", by=judge)

@@ -12,6 +12,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 from auditlog.models import LogEntry
+from consoles import result_revision
 from django.contrib.auth.models import User
 from django.core import signing
 from django.test import Client
@@ -399,10 +400,12 @@ def test_events_counts_and_confirmations_through_a_banker_link_have_an_author():
     referee.enforce_deadlines(game_id=game.pk, now=timezone.now() + dt.timedelta(minutes=95))
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
-    phone.post(f"/banker/table/{table.pk}/count/", {"seq": game.event_count})
+    phone.post(f"/banker/table/{table.pk}/count/", {"seq": game.event_count,
+                                                    "revision": result_revision(table)})
     result = GameResult.objects.get(game=game)
     assert result.counted_by == banker
-    phone.post(f"/banker/table/{table.pk}/confirm/", {"code": game.confirmation_code})
+    phone.post(f"/banker/table/{table.pk}/confirm/", {"code": game.confirmation_code,
+                                                      "revision": result_revision(table)})
     result.refresh_from_db()
     assert result.status == GameResult.Status.CONFIRMED and result.confirmed_by == banker
     entries = LogEntry.objects.filter(content_type__model="gameresult", object_pk=str(result.pk))

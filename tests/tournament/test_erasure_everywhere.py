@@ -24,6 +24,7 @@ from printing.documents import DOCUMENTS, render
 from referee import results as referee_results
 from referee import rulings
 from referee import services as referee
+from referee.results import revision_of
 from scoring import screens
 from scoring.models import HallScreen
 from scoring.standings.services import recompute_standings
@@ -112,9 +113,10 @@ def world(settings, tmp_path, django_capture_on_commit_callbacks):
     for index, person in enumerate(seated):
         post({"type": "cash", "player": str(person.pk), "amount": 1000 + 100 * index}, 10)
     referee.enforce_deadlines(game_id=game.pk, now=start + dt.timedelta(minutes=99))
-    referee_results.count_result(game_id=game.pk, author=banker)
+    referee_results.count_result(game_id=game.pk, revision=revision_of(game.pk), author=banker)
     game.refresh_from_db()
-    referee_results.confirm_result(game_id=game.pk, code=game.confirmation_code, by=None)
+    referee_results.confirm_result(game_id=game.pk, revision=revision_of(game.pk),
+                                   code=game.confirmation_code, by=None)
     recompute_standings(tournament_id=tournament.pk)
     for mode in (HallScreen.Mode.SEATING, HallScreen.Mode.CLOCK, HallScreen.Mode.STANDINGS):
         screens.set_mode(screen=screens.add_screen(tournament=tournament, name=f"Halle {mode}"),
