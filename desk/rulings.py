@@ -84,6 +84,9 @@ def result_response(
                 referee_selectors.table_state(game, result)),
             "placements": placements,
             "history": result_history(result),
+            # a confirmed result the final or the crowning rests on: why it is not reopened
+            "reopen_refused": (rulings.reopen_refusal(game)
+                               if result.status == GameResult.Status.CONFIRMED else None),
             "code_refused": code_refused,
             "code": code,
         },

@@ -268,7 +268,7 @@ def confirm_result(
     by: User | None,
     revision: int,
     head_referee: bool = False,
-    ruling: str = "",
+    ruling: str | None = None,
     now: dt.datetime | None = None,
 ) -> GameResult:
     """A second person makes the count final: a player's code, or the head referee. A
@@ -284,7 +284,7 @@ def confirm_result(
         if result.status == GameResult.Status.DISPUTED and not head_referee:
             raise errors.ResultStands(errors.STANDS_DISPUTED,
                                       params={"table": game.table.number})
-        if result.status == GameResult.Status.DISPUTED and not ruling.strip():
+        if result.status == GameResult.Status.DISPUTED and not (ruling or "").strip():
             raise errors.ReasonRequired(errors.RULING_REQUIRED, code="ruling_required")
         check_revision(game, result, revision)
         check_second_person(result, by=by, head_referee=head_referee)
@@ -312,6 +312,8 @@ def confirm_result(
                 result.confirmed_at = now
                 result.confirmed_by = by
                 result.confirmed_via = "head_referee" if head_referee else "player_code"
+                if head_referee and ruling is not None:  # the ruling, in the same entry
+                    result.resolved_note = ruling.strip()
                 result.revision += 1
                 audit.save_known(result, before=before)
     if wrong is not None:

@@ -61,31 +61,44 @@ def resolve_dispute(
         results.check_revision(game, result, revision)
         tournament_id = game.table.round.tournament_id
         with audit.action(tournament=tournament_id, actor=by, what="result.resolve", reason=note):
+            # the note is saved with the confirmation: one entry, one line in the history
             result = results.confirm_result(
                 game_id=game.pk, code=None, by=by, head_referee=True, ruling=note,
                 revision=result.revision, now=now,
             )
-            result.resolved_note = note
-            result.save(update_fields=["resolved_note"])
     return result
 
 
 def _check_not_settled(game: Game) -> None:
-    """A result the crowning rests on (any, once the tournament is finished), or a preliminary
-    one the seated final rests on, is not reopened: refused with what to do instead. The
-    tournament's row is locked, so a crowning or a seating waits for this ruling."""
+    """Refuse reopening what the crowning or a seated final rests on (``reopen_refusal``).
+    The tournament's row is locked, so a crowning or a seating waits for this ruling."""
+    tournament = Tournament.objects.select_for_update().get(pk=game.table.round.tournament_id)
+    refusal = reopen_refusal(game, tournament=tournament)
+    if refusal is not None:
+        raise refusal
+
+
+def reopen_refusal(game: Game, *, tournament: Tournament | None = None
+                   ) -> errors.ResultSettled | None:
+    """Why a confirmed result is not reopened, or None: a result the crowning rests on (any,
+    once the tournament is finished), or a preliminary one the seated final rests on — with
+    what to do instead. The one check the ruling raises and the result page shows in place
+    of its "Reopen" form."""
     round_ = game.table.round
-    tournament = Tournament.objects.select_for_update().get(pk=round_.tournament_id)
+    tournament = tournament or round_.tournament
     params = {"table": game.table.number, "number": round_.number}
     if tournament.status == Tournament.Status.FINISHED:
-        raise errors.ResultSettled(
+        return errors.ResultSettled(
             errors.FINAL_CROWNED if round_.kind == Round.Kind.FINAL
             else errors.PRELIMINARY_CROWNED, params=params)
+    if round_.kind != Round.Kind.PRELIMINARY:
+        return None
     final = (Round.objects.filter(tournament=tournament, kind=Round.Kind.FINAL)
              .values_list("number", flat=True).first())
-    if round_.kind == Round.Kind.PRELIMINARY and final is not None:
-        raise errors.ResultSettled(errors.PRELIMINARY_FINAL_SEATED,
-                                   params={**params, "final": final})
+    if final is not None:
+        return errors.ResultSettled(errors.PRELIMINARY_FINAL_SEATED,
+                                    params={**params, "final": final})
+    return None
 
 
 def reopen_result(*, game_id: int, reason: str, by: User | None, revision: int) -> GameResult:

@@ -330,3 +330,27 @@ def test_a_deduction_during_the_final_leaves_who_qualified_for_it(commits):
     assert qualified == _seated(final)
     assert set(finalists(tournament)) == qualified
     assert _differences(tournament) == []
+
+
+def test_the_result_page_says_why_a_settled_result_is_not_reopened(client, commits):
+    """Where reopening would be refused (the final seated from it, the winner crowned), the
+    result page says why and what to do instead of offering a form that is refused."""
+    tournament, _players, tables = _round_one(commits)
+    judge, _judge2 = _judges(tournament)
+    game = Game.objects.get(table=tables[0])
+    client.force_login(judge)
+    page = f"/manage/k/results/{game.pk}/"
+    assert 'data-form="reopen"' in client.get(page).content.decode()
+
+    final = desk_rounds.seat_final(tournament=tournament)
+    for language, words in (("de", "Diese Runde löschen"), ("en", "Delete this round")):
+        html = client.get(page, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        assert 'data-reopen-refused="result_settled"' in html and words in html
+        assert 'data-form="reopen"' not in html
+
+    desk_rounds.delete_round(round_=final, reason="Ergebnis von Tisch 1 prüfen")
+    assert 'data-form="reopen"' in client.get(page).content.decode()
+    final_round, final_game = _crowned(tournament, commits)
+    html = client.get(f"/manage/k/results/{final_game.pk}/",
+                      HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'data-reopen-refused="result_settled"' in html and "Undo the crowning" in html

@@ -126,3 +126,27 @@ def test_the_status_changes_name_the_states_as_the_pages_chip_does(client, langu
     assert len(changes) == 3, lines  # counted, disputed, reopened (the ruling: "confirmed by")
     assert {word for pair in changes for word in pair} - {"–"} <= names, changes
     assert chip.startswith(changes[0][1])  # the newest line ends where the chip stands
+
+
+def test_a_ruled_dispute_is_one_line_with_its_ruling(client):
+    """The head referee's ruling on a dispute confirms and records the ruling in one step: one
+    line ("confirmed by Max … · Ruling: …"), not a second one that changes nothing visible."""
+    tournament = TournamentFactory(slug="ruled", status=Tournament.Status.RUNNING)
+    people = [PlayerFactory(tournament=tournament) for _ in range(4)]
+    _round, [table] = make_round(tournament, 1, [people])
+    judge = appoint(UserFactory(username="mrmonopoly", first_name="Max"),
+                    StaffRole.Role.HEAD_REFEREE, tournament)
+    game = play(table, {p: 2000 - 100 * i for i, p in enumerate(people)}, confirm=False)
+    results.dispute_result(game_id=game.pk, note="Miete falsch", by=None,
+                           revision=revision_of(game.pk))
+    rulings.resolve_dispute(game_id=game.pk, note="Miete stimmt", by=judge,
+                            revision=revision_of(game.pk))
+    assert GameResult.objects.get(game=game).resolved_note == "Miete stimmt"
+    client.force_login(judge)
+    html = client.get(f"/manage/{tournament.slug}/results/{game.pk}/",
+                      HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    lines = re.findall(r"<li>(.*?)</li>", re.search(r"<ul data-history>(.*?)</ul>", html,
+                                                     re.S).group(1), re.S)
+    ruled = [line for line in lines if "Miete stimmt" in line]
+    assert len(ruled) == 1, lines
+    assert "confirmed by" in ruled[0]
