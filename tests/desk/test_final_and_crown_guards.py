@@ -99,6 +99,15 @@ def _desk_list(tournament):
     return {row.player_id for row in desk_data(tournament)["qualifiers"]}
 
 
+def _reopen_refused(game, judge, reason):
+    """The head referee's reopening of a confirmed result, refused; the result stays."""
+    with pytest.raises(referee_errors.ResultSettled) as refused:
+        rulings.reopen_result(game_id=game.pk, reason=reason, by=judge,
+                              revision=revision_of(game.pk))
+    assert GameResult.objects.get(game=game).status == GameResult.Status.CONFIRMED
+    return refused
+
+
 def _differences(tournament):
     return [str(difference) for difference in verify_tournament(tournament=tournament).differences]
 
@@ -149,9 +158,7 @@ def test_a_preliminary_result_is_not_reopened_once_the_final_is_seated(client, c
     final = desk_rounds.seat_final(tournament=tournament)
     game = Game.objects.get(table=tables[0])
 
-    with pytest.raises(referee_errors.ResultSettled) as refused:
-        rulings.reopen_result(game_id=game.pk, reason="Zählfehler", by=judge,
-                              revision=revision_of(game.pk))
+    refused = _reopen_refused(game, judge, "Zählfehler")
     assert "Delete this round" in refused.value.message_in("en")
     assert "Diese Runde löschen" in refused.value.message_in("de")
     assert GameResult.objects.get(game=game).status == GameResult.Status.CONFIRMED
@@ -191,9 +198,7 @@ def test_the_final_result_is_not_reopened_once_crowned_until_the_crowning_is_und
     final, game = _crowned(tournament, commits)
     judge, _judge2 = _judges(tournament)
 
-    with pytest.raises(referee_errors.ResultSettled) as refused:
-        rulings.reopen_result(game_id=game.pk, reason="Zählfehler im Finale", by=judge,
-                              revision=revision_of(game.pk))
+    refused = _reopen_refused(game, judge, "Zählfehler im Finale")
     assert "Undo the crowning" in refused.value.message_in("en")
     assert "Siegerkürung zurücknehmen" in refused.value.message_in("de")
     assert GameResult.objects.get(game=game).status == GameResult.Status.CONFIRMED
@@ -210,9 +215,7 @@ def test_a_preliminary_result_is_not_reopened_once_crowned(commits):
     _crowned(tournament, commits)
     judge, _judge2 = _judges(tournament)
     game = Game.objects.get(table=tables[0])
-    with pytest.raises(referee_errors.ResultSettled) as refused:
-        rulings.reopen_result(game_id=game.pk, reason="nachprüfen", by=judge,
-                              revision=revision_of(game.pk))
+    refused = _reopen_refused(game, judge, "nachprüfen")
     assert "organizer" in refused.value.message_in("en")
     assert GameResult.objects.get(game=game).status == GameResult.Status.CONFIRMED
     assert _differences(tournament) == []
@@ -246,16 +249,22 @@ def test_no_deduction_or_disqualification_after_the_crowning_a_note_still(client
 # ----------------------------------------- finding 11: the desk shows who the final is seated with
 
 
-def test_a_dropped_out_qualifier_is_neither_listed_nor_marked_nor_seated(commits):
-    tournament, players, _tables = _round_one(commits)
-    players_services.drop_out(player=players[0])
-    tournament.refresh_from_db()
-    expected = _ids([players[1], players[4], players[5], players[2]])  # the next moves up
+def _all_agree_on(tournament, expected):
+    """The desk's list, the public mark and the seated final are the expected players, and
+    the record check agrees."""
     assert _desk_list(tournament) == expected
     assert _public_marks(tournament) == expected
     final = desk_rounds.seat_final(tournament=tournament)
     assert _seated(final) == expected
     assert _differences(tournament) == []
+
+
+def test_a_dropped_out_qualifier_is_neither_listed_nor_marked_nor_seated(commits):
+    tournament, players, _tables = _round_one(commits)
+    players_services.drop_out(player=players[0])
+    tournament.refresh_from_db()
+    expected = _ids([players[1], players[4], players[5], players[2]])  # the next moves up
+    _all_agree_on(tournament, expected)
 
 
 def test_table_winners_the_desk_the_marks_and_the_final_agree(commits):
@@ -277,11 +286,7 @@ def test_table_winners_the_desk_the_marks_and_the_final_agree(commits):
         desk_rounds.close_round(round_=round_)
     tournament.refresh_from_db()
     expected = _ids([p[1], p[2], p[3], p[5]])  # round 2's winners, its best runner-up
-    assert _desk_list(tournament) == expected
-    assert _public_marks(tournament) == expected
-    final = desk_rounds.seat_final(tournament=tournament)
-    assert _seated(final) == expected
-    assert _differences(tournament) == []
+    _all_agree_on(tournament, expected)
 
 
 def test_verify_reports_a_final_seated_with_others_than_the_finalists(commits):

@@ -98,12 +98,9 @@ def test_a_replaced_count_stays_in_the_history(client, two_results):
     assert "Einspruch: – → –" not in one  # nothing that did not change
 
 
-@pytest.mark.parametrize("language", ["de", "en"])
-def test_the_status_changes_name_the_states_as_the_pages_chip_does(client, language):
-    """Counted, disputed, ruled, reopened: each "Status: A → B" names the table's states by
-    their one name, the chip's (the walk: the chip said "Beendet, wartet auf Bestätigung", the
-    history "Gezählt, wartet auf Bestätigung" and "Angefochten" for "Ergebnis strittig")."""
-    tournament = TournamentFactory(slug="stand", status=Tournament.Status.RUNNING)
+def _disputed_and_ruled():
+    """A counted game, disputed ("Miete falsch") and ruled on by the head referee Max."""
+    tournament = TournamentFactory(slug="ruled", status=Tournament.Status.RUNNING)
     people = [PlayerFactory(tournament=tournament) for _ in range(4)]
     _round, [table] = make_round(tournament, 1, [people])
     judge = appoint(UserFactory(username="mrmonopoly", first_name="Max"),
@@ -113,6 +110,15 @@ def test_the_status_changes_name_the_states_as_the_pages_chip_does(client, langu
                            revision=revision_of(game.pk))
     rulings.resolve_dispute(game_id=game.pk, note="Miete stimmt", by=judge,
                             revision=revision_of(game.pk))
+    return tournament, game, judge
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_the_status_changes_name_the_states_as_the_pages_chip_does(client, language):
+    """Counted, disputed, ruled, reopened: each "Status: A → B" names the table's states by
+    their one name, the chip's (the walk: the chip said "Beendet, wartet auf Bestätigung", the
+    history "Gezählt, wartet auf Bestätigung" and "Angefochten" for "Ergebnis strittig")."""
+    tournament, game, judge = _disputed_and_ruled()
     rulings.reopen_result(game_id=game.pk, reason="Nachzählen", by=judge,
                           revision=revision_of(game.pk))
     client.force_login(judge)
@@ -131,16 +137,7 @@ def test_the_status_changes_name_the_states_as_the_pages_chip_does(client, langu
 def test_a_ruled_dispute_is_one_line_with_its_ruling(client):
     """The head referee's ruling on a dispute confirms and records the ruling in one step: one
     line ("confirmed by Max … · Ruling: …"), not a second one that changes nothing visible."""
-    tournament = TournamentFactory(slug="ruled", status=Tournament.Status.RUNNING)
-    people = [PlayerFactory(tournament=tournament) for _ in range(4)]
-    _round, [table] = make_round(tournament, 1, [people])
-    judge = appoint(UserFactory(username="mrmonopoly", first_name="Max"),
-                    StaffRole.Role.HEAD_REFEREE, tournament)
-    game = play(table, {p: 2000 - 100 * i for i, p in enumerate(people)}, confirm=False)
-    results.dispute_result(game_id=game.pk, note="Miete falsch", by=None,
-                           revision=revision_of(game.pk))
-    rulings.resolve_dispute(game_id=game.pk, note="Miete stimmt", by=judge,
-                            revision=revision_of(game.pk))
+    tournament, game, judge = _disputed_and_ruled()
     assert GameResult.objects.get(game=game).resolved_note == "Miete stimmt"
     client.force_login(judge)
     html = client.get(f"/manage/{tournament.slug}/results/{game.pk}/",
