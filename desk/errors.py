@@ -28,8 +28,8 @@ RESULTS_NOT_CONFIRMED = _(
 ROUND_TABLE = _("round %(round)s, table %(table)s")
 TOO_FEW_QUALIFIERS = _("Only %(count)s players have results; the final needs %(needed)s.")
 FINAL_EARLY = _(
-    "Only %(closed)s of the %(configured)s preliminary rounds set for this tournament are "
-    "closed. To seat the final now anyway (the remaining preliminary rounds are then not "
+    "Closed so far: %(closed)s of the %(configured)s preliminary rounds set for this "
+    "tournament. To seat the final now anyway (the remaining preliminary rounds are then not "
     "played), tick “Seat the final early” and seat it again."
 )
 ROUND_BEGUN = _(

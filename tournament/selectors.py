@@ -225,7 +225,9 @@ def seating_overview(round_: Round, *, tables: Sequence[Table] | None = None) ->
         )
     seated = set(players)
     unseated = []
-    if round_.status in (Round.Status.DRAFT, Round.Status.SEATED, Round.Status.LOCKED):
+    # the final seats its finalists only: the others are not "missing" from it
+    if round_.kind != Round.Kind.FINAL and round_.status in (
+            Round.Status.DRAFT, Round.Status.SEATED, Round.Status.LOCKED):
         unseated = [p for p in active_players(tournament) if p.pk not in seated]
     dropped = [player for player in players.values() if player.dropped_out]
     return SeatingOverview(

@@ -385,12 +385,14 @@ def test_seating_the_final_early_warns_and_needs_a_tick(
         organizer.post("/manage/ka/rounds/1/close/")
     html = organizer.get("/manage/ka/desk/").content.decode()
     assert 'data-warning="final-early"' in html
-    assert "Only 1 of the 3 preliminary rounds" in html and 'name="early"' in html
+    assert "Closed so far: 1 of the 3 preliminary rounds" in html and 'name="early"' in html
+    german = organizer.get("/manage/ka/desk/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Bisher abgeschlossen: 1 von 3" in german  # one round or three: no "1 … sind"
 
     refused = organizer.post("/manage/ka/final/seat/")
     assert refused.status_code == 409
     assert 'data-code="final_early"' in refused.content.decode()
-    assert "Only 1 of the 3 preliminary rounds" in refused.content.decode()
+    assert "Closed so far: 1 of the 3 preliminary rounds" in refused.content.decode()
     assert not tournament.rounds.filter(kind=Round.Kind.FINAL).exists()
 
     assert organizer.post("/manage/ka/final/seat/", {"early": "on"}).status_code == 302

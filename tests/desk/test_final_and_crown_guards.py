@@ -28,6 +28,7 @@ from tournament.forms import TournamentForm
 from tournament.models import Incident, Round, StaffRole, Tournament
 from tournament.players import services as players_services
 from tournament.rounds import services as rounds_services
+from tournament.selectors import seating_overview
 
 pytestmark = pytest.mark.django_db
 
@@ -359,3 +360,15 @@ def test_the_result_page_says_why_a_settled_result_is_not_reopened(client, commi
     html = client.get(f"/manage/k/results/{final_game.pk}/",
                       HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert 'data-reopen-refused="result_settled"' in html and "Undo the crowning" in html
+
+
+def test_the_seated_final_lists_no_player_as_missing_from_it(client, commits):
+    """The final seats its finalists only: its round page does not list the other checked-in
+    players as "checked in but not seated … seat the round again to include them"."""
+    tournament, _players, _tables = _round_one(commits)
+    final = desk_rounds.seat_final(tournament=tournament)
+    assert seating_overview(final).unseated == []
+    client.force_login(OrganizerFactory(tournaments=[tournament]))
+    html = client.get(f"/manage/k/rounds/{final.number}/", HTTP_ACCEPT_LANGUAGE="en")
+    assert html.status_code == 200
+    assert "not seated in this round" not in html.content.decode()
