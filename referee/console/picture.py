@@ -329,7 +329,7 @@ def build(
             placements, standings,
             record=selectors.figures_of_record(game, result) if paper else None)),
         # the head referee changed a counted net worth: the heading no longer says "as counted"
-        "amended": any(row.get("amended") for row in count_rows),
+        "amended": any(row.get("marked") for row in count_rows),
         "js_data": {
             **_js_data(game, players, deeds, clock, status, pending),
             # the deal is answered in the browser (no round trip per tapped deed)
@@ -410,14 +410,18 @@ def _count_rows(
     for row in placements:
         key = str(row.player_id)
         breakdown = row.breakdown or {}
-        amended = bool(breakdown.get("amended"))
+        # the mark is set when the amendment moved the line's place or its figure; the line
+        # says "amended" where the figure changed (a line only moved down adds up as counted)
+        marked = bool(breakdown.get("amended"))
+        counted = breakdown.get("counted_net_worth") if marked else None
+        amended = marked and counted != row.net_worth
         rows.append({
             "player": key, "name": row.player.name,
             "place": record["places"].get(key, row.place) if record else row.place,
             "bankrupt": row.bankrupt,
             "net_worth": record["net_worth"].get(key) if record else row.net_worth,
-            "breakdown": breakdown, "amended": amended,
-            "counted": breakdown.get("counted_net_worth") if amended else None,
+            "breakdown": breakdown, "amended": amended, "marked": marked,
+            "counted": counted if amended else None,
             # the parts of the line: the sheet's (when it gave them) or the count's
             "parts": any(part in breakdown for part in ("cash", "deeds", "mortgaged")),
         })

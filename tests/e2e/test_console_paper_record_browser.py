@@ -44,5 +44,7 @@ def test_an_open_console_follows_a_paper_result_to_the_result_of_record(browser,
     assert "Ergebnis vom Papierbogen" in main.inner_text()
     assert "eingetragen von oberschiri" in main.inner_text()
     assert phone.locator("#clockbar.is-over").count() == 1
+    # never started, but over: not "Nicht gestartet" above a result
+    assert phone.locator("#clock-label").text_content() == "Spiel beendet"
     assert phone.get_by_role("button", name="Uhr starten").count() == 0
     assert errors == []

@@ -114,6 +114,8 @@ def test_an_amended_line_says_so_and_shows_the_counted_figure(client, banker, ju
     after = f"{before + 5000:,}"
     assert f"amended by the head referee: counted {before:,} → {after}" in shown
     assert f"The count's parts (of {before:,})" in shown
+    # the lines the amendment only moved down keep their figure: no "counted x → x"
+    assert shown.count("amended by the head referee: counted") == 1
     german = text(fragment(client, table, DE))
     assert "vom Oberschiedsrichter geändert" in german.lower() or "Oberschiedsrichter" in german
 
