@@ -154,5 +154,8 @@ def test_a_second_dispute_does_not_replace_the_first_note(client, banker, judge,
                          **EN).content.decode()
     shown = text(answer)
     assert "is disputed already (note: “Hotel vergessen”)" in shown
+    # the second note is not lost either: there to read and copy, not sent
+    assert re.search(r"data-unsent-note.*?<textarea[^>]*readonly>Alles falsch</textarea>", answer,
+                     re.S)
     result = GameResult.objects.get(game=game)
     assert (result.status, result.dispute_note) == ("disputed", "Hotel vergessen")
