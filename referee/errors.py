@@ -247,6 +247,17 @@ RESULT_COUNTED = _(
 NOTHING_TO_REOPEN = _("There is no pending count to reopen.")
 
 
+class ResultFromPaper(Conflict, code="result_from_paper"):
+    """An event for a game whose result was entered from the paper sheet at the desk."""
+
+
+RESULT_FROM_PAPER = _(
+    "A result from the paper sheet stands for table %(table)s: the console takes no more "
+    "events for this game. The desk or the head referee decides (replace the sheet at the "
+    "desk, or the head referee rules on it)."
+)
+
+
 class ResultChanged(Conflict, code="result_changed"):
     """A write decided against a result that has changed since (its revision moved on)."""
 
@@ -281,6 +292,17 @@ STANDS_AMENDED = _(
 STANDS_DISPUTED = _(
     "The result of table %(table)s is disputed: the head referee rules on it at the desk (with "
     "a note). Until then it is neither counted again nor confirmed with the players' code."
+)
+
+
+class AlreadyDisputed(Conflict, code="result_disputed_already"):
+    """A second dispute of a disputed result: it would replace the first note unseen."""
+
+
+DISPUTED_ALREADY = _(
+    "The result of table %(table)s is disputed already (note: “%(note)s”): the head referee "
+    "rules on it at the desk. A second dispute does not replace the first note: tell the head "
+    "referee what else is disputed."
 )
 REOPEN_COUNT_CLOSED = _(
     "Round %(number)s is closed: a count taken back could not be counted again. Reopen the "

@@ -323,11 +323,17 @@ def confirm_result(
 
 
 def dispute_result(*, game_id: int, note: str, by: User | None, revision: int) -> GameResult:
+    """Dispute a pending result with a note for the head referee. A disputed result is not
+    disputed again (``AlreadyDisputed``, naming the first note): the second note replaced
+    the first unseen; the head referee rules on the dispute that stands."""
     with transaction.atomic():
         game, result = _locked_result(game_id)
         if result.status == GameResult.Status.CONFIRMED:
             raise errors.ResultNotReady(errors.RESULT_ALREADY_FINAL)
         round_gate(game, result, by=by)
+        if result.status == GameResult.Status.DISPUTED:
+            raise errors.AlreadyDisputed(errors.DISPUTED_ALREADY, params={
+                "table": game.table.number, "note": result.dispute_note})
         check_revision(game, result, revision)
         before = copy.copy(result)  # read under the game's lock: the audit's "before"
         with audit.action(tournament=None, actor=by, what="result.dispute", fallback=True):

@@ -25,6 +25,8 @@ class WritableFacts:
     result_status: str | None
     #: The id of the game's event posted with the post's idempotency key, if any.
     replayed: int | None = None
+    #: The result was entered from the paper sheet at the desk (None: no result).
+    result_from_paper: bool | None = None
 
 
 @functools.cache
@@ -45,7 +47,8 @@ def facts_sql() -> str:
         # the partial unique index's own condition, word for word: the planners then read
         # the key from that index instead of every event of the game (SQLite proves no
         # implication from a parameter: with "%s <> ''" each post read all the game's rows)
-        f"AND NOT (e.{name(event, 'idempotency_key')} = '') LIMIT 1) "
+        f"AND NOT (e.{name(event, 'idempotency_key')} = '') LIMIT 1), "
+        f"res.{name(result, 'from_paper')} "
         f"FROM {name(table)} t "
         f"INNER JOIN {name(round_)} r ON r.{name(round_, 'id')} = t.{name(table, 'round')} "
         f"LEFT OUTER JOIN {name(result)} res ON res.{name(result, 'game')} = %s "
@@ -69,7 +72,8 @@ def check_writable(game: Game, *, facts: WritableFacts | None = None) -> dict[st
 
     Once counted, the figures the players confirm are frozen: an event after the count (a cash
     correction, a void) would make the record say something else than the result, so it is
-    refused until the count is reopened (``referee.results.reopen_count``). One query for all
+    refused until the count is reopened (``referee.results.reopen_count``). A result from the
+    paper sheet is refused with its own reason: the desk or the head referee decides. One query for all
     of it (none when the caller read the ``facts`` already, after the game's lock).
     """
     facts = facts or read_facts(game)
@@ -78,6 +82,10 @@ def check_writable(game: Game, *, facts: WritableFacts | None = None) -> dict[st
                                      params={"number": facts.round_number})
     if facts.result_status == GameResult.Status.CONFIRMED:
         raise errors.ResultConfirmed(errors.RESULT_CONFIRMED,
+                                     params={"table": facts.table_number})
+    if facts.result_status is not None and facts.result_from_paper:
+        # Not "reopen the count": the console offers no reopening of a sheet (README).
+        raise errors.ResultFromPaper(errors.RESULT_FROM_PAPER,
                                      params={"table": facts.table_number})
     if facts.result_status is not None:
         raise errors.ResultCounted(errors.RESULT_COUNTED)

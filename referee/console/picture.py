@@ -211,17 +211,24 @@ def build(
     ruleset = state.rules
     finished = engine.status == "finished"
     placements = None
-    if finished and not no_result:
-        result = result if result is not None else GameResult.objects.filter(game=game).first()
-        if result is not None:
+    # A game ended at the desk (the paper sheet) is finished in its row, not in its record:
+    # its result is read too, and the console shows that result instead of the live game.
+    ended = finished or (game.pk is not None and game.status == Game.Status.FINISHED)
+    if ended and not no_result:
+        found = result if result is not None else GameResult.objects.filter(game=game).first()
+        if found is not None and (finished or found.from_paper):
+            result = found
             placements = list(result.placements.select_related("player"))
+    paper = placements is not None and result is not None and result.from_paper
     people = {str(row.player_id): row.player for row in placements or ()}
     names = names_for(game, engine,
                       people=people if people and set(state.players) <= set(people) else None)
     reads = rules.checks_read(state)
     deeds = _deeds(state, names, reads)
     by_key = {d["key"]: d for d in deeds}
-    status = engine.status
+    # A result from the paper sheet stands: no play, the clock shows the game over.
+    status = "finished" if paper else engine.status
+    finished = finished or paper
     started = state.started
     live = started and status in ("setup", "running", "final_round")
     pending, pending_reason = pending_auctions(engine)
@@ -258,6 +265,9 @@ def build(
         "engine_status": status,
         "end_reason": END_REASONS.get(engine.end_reason or "", engine.end_reason or ""),
         "mode": mode,
+        "paper": paper,
+        "paper_end_reason": (
+            END_REASONS.get(game.end_reason or "", game.end_reason or "") if paper else ""),
         "setup": not finished and (not started or dealing),
         "started": started,
         "live": live,
@@ -315,7 +325,11 @@ def build(
             selectors.dispute_note_label(result, game.table.banker_id)
             if result is not None and result.status == GameResult.Status.DISPUTED else ""
         ),
-        "count_rows": _count_rows(placements, standings),
+        "count_rows": (count_rows := _count_rows(
+            placements, standings,
+            record=selectors.figures_of_record(game, result) if paper else None)),
+        # the head referee changed a counted net worth: the heading no longer says "as counted"
+        "amended": any(row.get("marked") for row in count_rows),
         "js_data": {
             **_js_data(game, players, deeds, clock, status, pending),
             # the deal is answered in the browser (no round trip per tapped deed)
@@ -384,16 +398,34 @@ def _build_groups(state, by_key, players) -> list[dict[str, Any]]:
 
 
 def _count_rows(
-    placements: list[Placement] | None, standings: list[dict]
+    placements: list[Placement] | None, standings: list[dict], *, record: dict | None = None
 ) -> list[dict[str, Any]]:
-    """The placements as counted once there is a count, else the live standings."""
+    """The placements as counted once there is a count, else the live standings. ``record``:
+    the figures of record of a result from the paper sheet (``selectors.figures_of_record``:
+    a bankrupt player has no net worth there). An amended line carries the counted net worth
+    it replaced (``counted``): its parts are the count's, not the amended total's."""
     if placements is None:
         return standings
-    return [
-        {"player": str(row.player_id), "name": row.player.name, "place": row.place,
-         "bankrupt": row.bankrupt, "net_worth": row.net_worth, "breakdown": row.breakdown}
-        for row in placements
-    ]
+    rows = []
+    for row in placements:
+        key = str(row.player_id)
+        breakdown = row.breakdown or {}
+        # the mark is set when the amendment moved the line's place or its figure; the line
+        # says "amended" where the figure changed (a line only moved down adds up as counted)
+        marked = bool(breakdown.get("amended"))
+        counted = breakdown.get("counted_net_worth") if marked else None
+        amended = marked and counted != row.net_worth
+        rows.append({
+            "player": key, "name": row.player.name,
+            "place": record["places"].get(key, row.place) if record else row.place,
+            "bankrupt": row.bankrupt,
+            "net_worth": record["net_worth"].get(key) if record else row.net_worth,
+            "breakdown": breakdown, "amended": amended, "marked": marked,
+            "counted": counted if amended else None,
+            # the parts of the line: the sheet's (when it gave them) or the count's
+            "parts": any(part in breakdown for part in ("cash", "deeds", "mortgaged")),
+        })
+    return rows
 
 
 def _union(lists) -> list[str]:

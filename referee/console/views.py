@@ -268,10 +268,13 @@ def _confirmed_notice(note: CopyNote | None) -> str:
 @require_POST
 def dispute(request: HttpRequest, table_id: int) -> HttpResponse:
     table, game = _table_and_game(request, table_id)
+    # A refused dispute keeps what was typed (a stale tab lost the note). The 4-digit code
+    # is not echoed: it is another form's, and a secret the page does not carry back.
+    typed = (request.POST.get("note") or "")[:2000]
     try:
         note = clean_note(request.POST.get("note"))
     except DomainError as error:
-        return _render_main(request, table, game, error=error)
+        return _render_main(request, table, game, error=error, dispute_note=typed)
     if not note:
         return _render_main(request, table, game, error=_(
             "Write down what is disputed: the head referee reads the note."))
@@ -279,7 +282,7 @@ def dispute(request: HttpRequest, table_id: int) -> HttpResponse:
         results.dispute_result(game_id=game.pk, note=note, by=_author(request, table),
                                revision=posted_revision(request))
     except DomainError as error:
-        return _render_main(request, table, game, error=error)
+        return _render_main(request, table, game, error=error, dispute_note=typed)
     return _render_main(request, table, game, notice=_(
         "The result is disputed: it waits for the head referee."))
 
@@ -304,7 +307,7 @@ def _author(request: HttpRequest, table: Table):
 
 def _render_main(request: HttpRequest, table: Table, game: Game, *, error=None, notice=None,
                  status: int = 200, notice_warning: bool = False,
-                 result: GameResult | None = None):
+                 result: GameResult | None = None, dispute_note: str = ""):
     """The fragment after a post. ``result``: the one the post just wrote, with its game as
     read under the lock: neither is read again."""
     if result is not None and GameResult.game.is_cached(result):
@@ -321,7 +324,8 @@ def _render_main(request: HttpRequest, table: Table, game: Game, *, error=None, 
         message = {"detail": str(error), "message_de": "", "message_en": ""}
     return render(
         request, MAIN_TEMPLATE, _context(request, table, game, result=result, error=message,
-                                         notice=notice, notice_warning=notice_warning),
+                                         notice=notice, notice_warning=notice_warning,
+                                         dispute_note=dispute_note),
         status=status,
     )
 

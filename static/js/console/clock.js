@@ -48,8 +48,10 @@
       $("#clock-game").textContent = clock.started ? fmt(gs) : "0:00";
       const label = $("#clock-label");
       const live = LIVE.includes(clock.status);
-      label.textContent = !clock.started ? t("not_started") : clock.paused ? t("paused")
-        : clock.status === "finished" ? t("game_over") : gameTimeLabel || label.textContent;
+      // A game ended at the desk (the paper sheet) may never have started: it is over all the same.
+      const over = clock.status === "finished";
+      label.textContent = !clock.started && !over ? t("not_started") : clock.paused ? t("paused")
+        : over ? t("game_over") : gameTimeLabel || label.textContent;
       bar.classList.toggle("is-paused", !!clock.paused);
       bar.classList.toggle("is-over", clock.status === "finished");
       $("#btn-pause").hidden = !(clock.started && !clock.paused && live);
