@@ -5,6 +5,7 @@ card and the score sheet show the sheet's places and figures."""
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import re
 import shutil
@@ -12,16 +13,16 @@ import subprocess
 
 import pytest
 from django.test import Client
-from django.utils import translation
+from django.utils import timezone, translation
 from factories import UserFactory, appoint, seated_table
 
 from printing import data
 from printing import documents as printing
-from referee import paper
+from referee import errors, paper, results
 from referee.models import Game, GameResult
 from referee.selectors import staff_state_label
 from tournament import audit
-from tournament.models import StaffRole
+from tournament.models import Round, StaffRole
 
 pytestmark = pytest.mark.django_db
 
@@ -48,9 +49,14 @@ def url(table):
     return f"/manage/{table.round.tournament.slug}/rounds/1/tables/{table.number}/paper/"
 
 
+def this_minute() -> str:
+    """The sheet's end time: now (an end time still to come is refused)."""
+    return timezone.localtime().strftime("%H:%M")
+
+
 def sheet(seats, **extra):
     """Anna 3,000 in parts, Ben 2,500 as a total, Carla bankrupt second, Dieter first."""
-    form = {"end_reason": "time_limit", "ended_at": "15:30", "note": "Tablet ausgefallen"}
+    form = {"end_reason": "time_limit", "ended_at": this_minute(), "note": "Tablet ausgefallen"}
     anna, ben, carla, dieter = (seat.player_id for seat in seats)
     form.update({f"cash-{anna}": "1000", f"deeds-{anna}": "1500", f"houses-{anna}": "500",
                  f"net_worth-{ben}": "2500", f"bankrupt-{carla}": "2", f"bankrupt-{dieter}": "1"})
@@ -274,3 +280,107 @@ def test_the_printed_score_sheet_writes_places_in_the_sheets_language(client, ta
     english, german = printed("en"), printed("de")
     assert re.search(r"\b1st\b", english) and re.search(r"\b3rd\b", english)
     assert not re.search(r"\b1st\b", german) and re.search(r"(?<![\d.])1\.(?!\d)", german)
+
+
+# The sheet's guards (walk 2): a round not started yet (start it first, the gate says "not
+# started", not "closed"); an end time still to come or before the game started.
+
+
+def _seated_only(table):
+    Round.objects.filter(pk=table.round_id).update(status=Round.Status.SEATED, started_at=None)
+    table.refresh_from_db()
+
+
+def _ended_at_problems(html: str) -> str:
+    found = re.search(r'<ul class="errorlist" id="problems-ended-at">(.*?)</ul>', html, re.S)
+    return found.group(1) if found else ""
+
+
+def test_a_sheet_for_a_round_not_started_is_refused_with_what_to_do(client, table, seats,
+                                                                    judge):
+    _seated_only(table)
+    page = client.get(url(table), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "data-round-not-started" in page and "start round 1 on the round desk first" in page
+    response = client.post(url(table), sheet(seats), HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "data-paper-refused" in html
+    assert "Round 1 has not started: start round 1 on the round desk first" in html
+    assert not GameResult.objects.exists()
+    german = client.post(url(table), sheet(seats)).content.decode()
+    assert "Runde 1 hat noch nicht begonnen" in german
+    # once the round runs, the same sheet is stored
+    Round.objects.filter(pk=table.round_id).update(status=Round.Status.RUNNING)
+    assert client.post(url(table), sheet(seats)).status_code == 302
+    assert GameResult.objects.filter(game__table=table, from_paper=True).exists()
+
+
+def test_the_round_gate_says_not_started_rather_than_closed(client, table, seats, judge):
+    assert client.post(url(table), sheet(seats)).status_code == 302
+    game = Game.objects.get(table=table)
+    _seated_only(table)  # a result left in a round set back (as the walk found it)
+    with pytest.raises(errors.RoundNotStarted) as refused:
+        results.round_gate(game, GameResult.objects.get(game=game), by=judge)
+    words = refused.value.message_in("en")
+    assert "Round 1 has not started yet: start it on the round desk first" in words
+    assert "closed" not in words
+    assert "noch nicht begonnen" in refused.value.message_in("de")
+    Round.objects.filter(pk=table.round_id).update(status=Round.Status.COMPLETE)
+    game = Game.objects.get(table=table)
+    with pytest.raises(errors.RoundClosed) as closed:
+        results.round_gate(game, None, by=None)
+    assert "is closed" in closed.value.message_in("en")
+
+
+@pytest.mark.parametrize("language, words", [
+    ("en", "is still to come"), ("de", "liegt noch in der Zukunft"),
+])
+def test_an_end_time_still_to_come_is_refused_at_its_field(client, table, seats, judge,
+                                                          language, words):
+    later = (dt.datetime.now(dt.UTC) + dt.timedelta(minutes=30))
+    clock = timezone.localtime(later).strftime("%H:%M")
+    if timezone.localtime(later).date() != timezone.localdate():
+        pytest.skip("half an hour from now is tomorrow")
+    response = client.post(url(table), sheet(seats, ended_at=clock),
+                           HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 400
+    html = response.content.decode()
+    found = _ended_at_problems(html)
+    assert clock in found and words in found
+    assert 'id="paper-ended-at" type="time" name="ended_at" value="' + clock + '" aria-invalid' \
+        in html
+    assert not GameResult.objects.exists()
+
+
+@pytest.mark.parametrize("language, words", [
+    ("en", "is before the game started"), ("de", "liegt vor dem Spielbeginn"),
+])
+def test_an_end_time_before_the_game_started_is_refused_at_its_field(
+    client, table, seats, judge, language, words
+):
+    now = timezone.now()
+    started = now - dt.timedelta(minutes=10)
+    if timezone.localtime(started).date() != timezone.localdate():
+        pytest.skip("ten minutes ago was yesterday")
+    Round.objects.filter(pk=table.round_id).update(started_at=started)
+    table.refresh_from_db()
+    early = timezone.localtime(started - dt.timedelta(minutes=5)).strftime("%H:%M")
+    response = client.post(url(table), sheet(seats, ended_at=early),
+                           HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 400
+    found = _ended_at_problems(response.content.decode())
+    assert early in found and words in found
+    assert timezone.localtime(started).strftime("%H:%M") in found
+    assert not GameResult.objects.exists()
+
+
+def test_the_service_refuses_an_end_time_to_come_within_a_minute_it_does_not(table, seats):
+    lines = [paper.PaperLine(player_id=seat.player_id, net_worth=1000 * (n + 1))
+             for n, seat in enumerate(seats)]
+    with pytest.raises(errors.PaperSheetRefused):
+        paper.enter_paper_result(table=table, lines=lines, end_reason="time_limit",
+                                 ended_at=timezone.now() + dt.timedelta(minutes=5), by=None)
+    result = paper.enter_paper_result(
+        table=table, lines=lines, end_reason="time_limit",
+        ended_at=timezone.now() + dt.timedelta(seconds=30), by=None)  # clocks differ a little
+    assert result.from_paper
