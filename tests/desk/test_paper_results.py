@@ -179,7 +179,7 @@ def test_storing_again_asks_first_and_replacing_is_audited(client, table, seats,
 
 def _place_cells(html: str, section: str) -> list[str]:
     part = re.search(rf"<section {section}>(.*?)</section>", html, re.S).group(1)
-    return re.findall(r"<tr><td>([^<]*)</td>", part)
+    return re.findall(r"<tr[^>]*><td>(?:<mark[^>]*>)?([^<]*)</", part)  # a changed place marked
 
 
 def test_the_replace_question_names_places_as_ordinals_in_each_language(client, table, seats,
@@ -384,3 +384,38 @@ def test_the_service_refuses_an_end_time_to_come_within_a_minute_it_does_not(tab
         table=table, lines=lines, end_reason="time_limit",
         ended_at=timezone.now() + dt.timedelta(seconds=30), by=None)  # clocks differ a little
     assert result.from_paper
+
+
+def _new_section(html: str) -> str:
+    return re.search(r"<section data-new>(.*?)</section>", html, re.S).group(1)
+
+
+@pytest.mark.parametrize("language, was_worth, was_place, summary", [
+    ("de", "(vorher 2.500)", "(vorher 2.)", "Geändert in 2 Zeilen"),
+    ("en", "(was 2,500)", "(was 2nd)", "Changed in 2 lines"),
+])
+def test_the_replace_question_marks_what_the_sheet_changes(client, table, seats, judge, language,
+                                                          was_worth, was_place, summary):
+    """Walk 2 (1.800 → 1.900 unmarked): the changed place and net worth are marked per player,
+    with what they were in words a screen reader reads; unchanged lines are not marked."""
+    assert client.post(url(table), sheet(seats)).status_code == 302
+    anna, ben = seats[0].player_id, seats[1].player_id
+    second = sheet(seats, **{f"net_worth-{ben}": "3500"})  # Ben first, Anna second
+    html = client.post(url(table), second, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    new = _new_section(html)
+    rows = dict(re.findall(r'<tr class="changed" data-changed-line="(\d+)">(.*?)</tr>', new))
+    assert set(rows) == {str(anna), str(ben)}  # Carla and Dieter keep place and figures
+    assert '<mark data-changed="net_worth">' in rows[str(ben)] and was_worth in rows[str(ben)]
+    assert '<mark data-changed="place">' in rows[str(ben)] and was_place in rows[str(ben)]
+    assert '<mark data-changed="place">' in rows[str(anna)]
+    assert 'data-changed="net_worth"' not in rows[str(anna)]  # 3.000 both times
+    assert new.count("<mark") == 3
+    changes = re.search(r"<p data-changes>(.*?)</p>", html, re.S).group(1)
+    assert summary in changes and "Anna Test" in changes and "Ben Test" in changes
+
+
+def test_the_replace_question_says_when_nothing_changes(client, table, seats, judge):
+    assert client.post(url(table), sheet(seats)).status_code == 302
+    html = client.post(url(table), sheet(seats), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "<mark" not in _new_section(html)
+    assert "The sheet gives the same places and net worths as the pending result." in html
