@@ -419,3 +419,28 @@ def test_the_replace_question_says_when_nothing_changes(client, table, seats, ju
     html = client.post(url(table), sheet(seats), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "<mark" not in _new_section(html)
     assert "The sheet gives the same places and net worths as the pending result." in html
+
+
+def test_a_paper_result_amended_says_so_on_the_public_table_page(
+    client, table, seats, judge, django_capture_on_commit_callbacks
+):
+    """Walk 2: an amended sheet still read "as entered from the paper sheet"."""
+    from referee import rulings
+
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(url(table), sheet(seats))
+    game = Game.objects.get(table=table)
+    ben = seats[1].player_id
+    figures = {p.player_id: {"net_worth": 2700 if p.player_id == ben else p.net_worth,
+                             "place": ""} for p in GameResult.objects.get(game=game)
+               .placements.all()}
+    with django_capture_on_commit_callbacks(execute=True):
+        rulings.amend_result(game_id=game.pk, figures=figures, reason="Ben falsch addiert",
+                             by=judge, revision=results.revision_of(game.pk))
+    slug = table.round.tournament.slug
+    html = Client().get(f"/t/{slug}/tables/1/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "data-amended-figures" in html
+    assert "Places and net worth as amended by the head referee. Provisional until the result " \
+           "is confirmed." in html
+    assert "as entered from the paper sheet" not in html
+    assert "data-from-paper" in html  # still said where it came from
