@@ -444,3 +444,25 @@ def test_a_paper_result_amended_says_so_on_the_public_table_page(
            "is confirmed." in html
     assert "as entered from the paper sheet" not in html
     assert "data-from-paper" in html  # still said where it came from
+
+
+@pytest.mark.parametrize("language, winner, words", [
+    ("de", "Führend", "Ergebnis vom Papierbogen"), ("en", "Leading", "Result from the paper sheet"),
+])
+def test_the_card_of_a_paper_result_whose_game_never_started_names_the_winner(
+    client, table, seats, judge, django_capture_on_commit_callbacks, language, winner, words
+):
+    """Walk 2: the overview's card showed "–:––" and no winner, the table page the winner."""
+    import json
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert client.post(url(table), sheet(seats)).status_code == 302
+    assert Game.objects.get(table=table).started_at is None  # the console never started it
+    slug = table.round.tournament.slug
+    card = json.loads(Client().get(f"/t/{slug}/live/cards?n=1",
+                                   HTTP_ACCEPT_LANGUAGE=language).content)["cards"]["1"]
+    assert re.search(rf"{winner}: <strong>Anna Test</strong>", card), card
+    assert f"data-from-paper>{words}</span>" in card
+    assert "–:––" not in card and "data-clock" not in card
+    overview = Client().get(f"/t/{slug}/tables/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert f"{winner}: <strong>Anna Test</strong>" in overview
