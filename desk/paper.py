@@ -111,16 +111,41 @@ def _form(request: HttpRequest, table: Table, seats: list[Seat], *,
             "end_reason_problems": [p.text() for p in problems if p.field == "end_reason"],
             "ended_at_problems": [p.text() for p in problems if p.field == "ended_at"],
             "refused": bool(problems),
+            "not_started": None if problems else paper.not_started(table),
             "pending": GameResult.objects.filter(game__table=table).first(),
         },
         status=status,
     )
 
 
+def _compared(ranked, pending_lines, names: dict[int, str]) -> list[dict]:
+    """The sheet's lines beside the pending result's: per player whether the place and the
+    net worth (or bankruptcy) changed, and what they were (the replace step marks them)."""
+    before = {placement.player_id: placement for placement in pending_lines}
+    rows = []
+    for line, place in ranked:
+        old = before.get(line.player_id)
+        bankrupt = line.bankrupt_order is not None
+        place_changed = old is None or old.place != place
+        worth_changed = old is None or old.bankrupt != bankrupt or (
+            not bankrupt and old.net_worth != line.worth)
+        was_worth = "" if old is None else (
+            _("bankrupt") if old.bankrupt else amount(old.net_worth))
+        rows.append({"place": place, "name": names[line.player_id], "line": line,
+                     "place_changed": place_changed,
+                     "was_place": None if old is None else old.place,
+                     "worth_changed": worth_changed, "was_worth": was_worth,
+                     "changed": place_changed or worth_changed})
+    return rows
+
+
 def _replace_page(request: HttpRequest, table: Table, seats: list[Seat], sheet: Sheet,
                   pending, *, reason_problem: str = "", status: int = 200) -> HttpResponse:
     """The step before replacing a result that awaits confirmation: both side by side."""
     names = {seat.player_id: seat.player.name for seat in seats}
+    pending_lines = list(pending.placements.select_related("player").order_by(
+        "place", "player__name"))
+    new_lines = _compared(paper.places(sheet.lines), pending_lines, names)
     fields = [(f"{key}-{seat.player_id}", request.POST.get(f"{key}-{seat.player_id}", "")[:40])
               for seat in seats for key in FIELDS]
     fields += [(key, request.POST.get(key, "")[:40]) for key in SHEET_KEYS]
@@ -133,10 +158,9 @@ def _replace_page(request: HttpRequest, table: Table, seats: list[Seat], sheet: 
             "pending": pending,
             # the state by the one name the desk and the result page give it
             "pending_state": staff_state_label(pending.status),
-            "pending_lines": list(pending.placements.select_related("player").order_by(
-                "place", "player__name")),
-            "new_lines": [{"place": place, "name": names[line.player_id], "line": line}
-                          for line, place in paper.places(sheet.lines)],
+            "pending_lines": pending_lines,
+            "new_lines": new_lines,
+            "changed_names": [row["name"] for row in new_lines if row["changed"]],
             "fields": fields,
             "replaces": paper.version(pending),
             "note": request.POST.get("note", "")[:2000],

@@ -267,6 +267,9 @@ def table_live(tournament: Tournament, number: int, round_number: int | None = N
         "squares": board_view(engine.board, picture["deeds"], seats),
         "feed": feed,
         "result": result,
+        # the head referee's figures (``breakdown["amended"]``), not the count or the sheet's
+        "amended": result is not None and any(
+            placement.breakdown.get("amended") for placement in result.placements.all()),
         "results_held": held,
         "leader": names.get(leader) if leader else None,
         "leader_squeezed": bool(leader) and leader_squeezed(names.get(leader) or ""),

@@ -120,7 +120,8 @@ def table_card(
     table: Table, game: Game | None, names: dict[str, str], *, held: bool = False
 ) -> dict[str, Any]:
     """A table's card; while results are held, without the leader and net worth; before the
-    game starts, without a leader (all start equal: the first seat would read as leading).
+    game starts, without a leader (all start equal: the first seat would read as leading)
+    unless a result (a paper sheet's) names its winner.
     The leader, the net worth and the bankruptcies are the game's figures of record (a
     result's lines once there is one: ``referee.selectors.figures_of_record``); the version
     follows the summary's glance and the result's token, both of one query (``table_versions``).
@@ -128,7 +129,10 @@ def table_card(
     result = referee_selectors.result_of(game)
     summary = _shown((game.summary if game else None) or {}, held=held)
     figures = referee_selectors.figures_of_record(game, result)
-    leader = None if held or not (game and game.started_at) else figures["leader"]
+    # a result has a leader (its winner) even for a game the system never saw start (a paper
+    # sheet entered for it); before that, all start equal
+    leader = (None if held or not (game and (game.started_at or result is not None))
+              else figures["leader"])
     worth = {} if held else figures["net_worth"]
     return {
         "id": table.pk,
@@ -156,6 +160,7 @@ def table_card(
             if key in names
         ],
         "result": result.status if result else None,
+        "from_paper": bool(result and result.from_paper),
     }
 
 

@@ -214,6 +214,16 @@ PAPER_ONE_LEFT = _(
 )
 PAPER_END_REASON = _("Choose why the game ended.")
 PAPER_ENDED_AT = _("Ended at: “%(value)s” is not a time of day (for example 15:30).")
+PAPER_ENDED_FUTURE = _(
+    "Ended at: %(value)s is still to come (it is %(now)s now). Write the time on the sheet."
+)
+PAPER_ENDED_BEFORE_START = _(
+    "Ended at: %(value)s is before the game started (%(started)s). Write the time on the sheet."
+)
+PAPER_ROUND_NOT_STARTED = _(
+    "Round %(number)s has not started: start round %(number)s on the round desk first, then "
+    "enter the sheet of table %(table)s."
+)
 PAPER_SEATS = _("The sheet must list every player seated at table %(table)s once.")
 PAPER_PENDING = _(
     "Table %(table)s already has a result awaiting confirmation. Storing the sheet replaces it: "
@@ -311,6 +321,17 @@ REOPEN_COUNT_CLOSED = _(
 
 
 class RoundClosed(Conflict, code="round_closed"): ...
+
+
+class RoundNotStarted(RoundClosed, code="round_not_started"):
+    """The table's round is drafted, seated or locked, not yet started: nothing is counted,
+    confirmed or disputed in it (a RoundClosed, so every caller that refuses one refuses it)."""
+
+
+ROUND_NOT_STARTED = _(
+    "Round %(number)s has not started yet: start it on the round desk first; its results are "
+    "counted and confirmed once it runs."
+)
 
 
 ROUND_CLOSED_CONSOLE = _(

@@ -22,7 +22,7 @@ from referee import changes, errors, results, services
 from referee.feed import amount
 from referee.models import Game, GameResult, Placement
 from tournament import audit
-from tournament.models import Table
+from tournament.models import Round, Table
 
 END_REASONS = ("time_limit", "second_bankruptcy", "last_player_standing", "agreed")
 BREAKDOWN = ("cash", "deeds", "mortgaged", "houses", "hotels")
@@ -120,11 +120,54 @@ def _line_problems(line: PaperLine, name: str, count: int) -> list[errors.PaperP
     return []
 
 
+#: A round in these states has not started: the system never saw its games begin.
+NOT_STARTED = (Round.Status.DRAFT, Round.Status.SEATED, Round.Status.LOCKED)
+ENDED_AT_TOLERANCE = dt.timedelta(minutes=1)  # the sheet's clock and the server's may differ
+
+
+def not_started(table: Table) -> errors.PaperProblem | None:
+    """A sheet is entered for a game of a started round (running, or closed and reopened):
+    a confirmed result in a round the system never started would stand outside the record
+    (its clock, its start, the round's close). Start the round first — it may have been
+    played on paper while the Wi-Fi was down."""
+    played = table.round
+    if played.status not in NOT_STARTED:
+        return None
+    return errors.PaperProblem(errors.PAPER_ROUND_NOT_STARTED, number=played.number,
+                               table=table.number)
+
+
+def _clock(moment: dt.datetime) -> str:
+    return timezone.localtime(moment).strftime("%H:%M")
+
+
+def ended_at_problem(table: Table, ended_at: dt.datetime | None, *,
+                     now: dt.datetime | None = None) -> errors.PaperProblem | None:
+    """An end time still to come (beyond a minute), or before the game (else its round)
+    started, is a mistyped time: refused at its field."""
+    if ended_at is None:
+        return None
+    now = now or timezone.now()
+    if ended_at > now + ENDED_AT_TOLERANCE:
+        return errors.PaperProblem(errors.PAPER_ENDED_FUTURE, field="ended_at",
+                                   value=_clock(ended_at), now=_clock(now))
+    started = (Game.objects.filter(table=table).values_list("started_at", flat=True).first()
+               or table.round.started_at)
+    if started is not None and ended_at < started.replace(second=0, microsecond=0):
+        return errors.PaperProblem(errors.PAPER_ENDED_BEFORE_START, field="ended_at",
+                                   value=_clock(ended_at), started=_clock(started))
+    return None
+
+
 def problems(
-    *, table: Table, lines: list[PaperLine], end_reason: str
+    *, table: Table, lines: list[PaperLine], end_reason: str,
+    ended_at: dt.datetime | None = None,
 ) -> list[errors.PaperProblem]:
     """Everything wrong with a sheet, each named by its line and field (empty: it may be
     stored)."""
+    waiting = not_started(table)
+    if waiting is not None:
+        return [waiting]
     seated = dict(table.seats.values_list("player_id", "player__name"))
     ids = [line.player_id for line in lines]
     if sorted(ids) != sorted(seated) or len(set(ids)) != len(ids):
@@ -132,6 +175,9 @@ def problems(
     found: list[errors.PaperProblem] = []
     if end_reason not in END_REASONS:
         found.append(errors.PaperProblem(errors.PAPER_END_REASON, field="end_reason"))
+    late = ended_at_problem(table, ended_at)
+    if late is not None:
+        found.append(late)
     for line in lines:
         found += _line_problems(line, seated[line.player_id], len(lines))
     if found:
@@ -193,7 +239,7 @@ def enter_paper_result(
     A result already awaiting confirmation is replaced only when ``replaces`` is its
     :func:`version` (the person saw it and confirmed) and a reason is given; otherwise
     :class:`errors.PaperResultPending` asks first."""
-    found = problems(table=table, lines=lines, end_reason=end_reason)
+    found = problems(table=table, lines=lines, end_reason=end_reason, ended_at=ended_at)
     if found:
         raise errors.PaperSheetRefused(found, table=table.number)
     ended_at = ended_at or timezone.now()

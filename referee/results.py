@@ -30,9 +30,10 @@ def result_changed(game: Game, *, kind: changes.Kind) -> None:
 
 
 def round_gate(game: Game, result: GameResult | None, *, by: User | None) -> str:
-    """The console counts, disputes and confirms only while the table's round runs. Once the
-    round is closed, a result changes only because the head referee reopened it — and then
-    only the head referee (or an organizer) carries it on, told so by the returned words.
+    """The console counts, disputes and confirms only while the table's round runs. A round
+    not started yet (drafted, seated, locked) says so: start it first. Once the round is
+    closed, a result changes only because the head referee reopened it — and then only the
+    head referee (or an organizer) carries it on, told so by the returned words.
     The round read with the game (every locked read of a result path) is not read again."""
     if Game.table.is_cached(game) and Table.round.is_cached(game.table):
         played = game.table.round
@@ -44,6 +45,8 @@ def round_gate(game: Game, result: GameResult | None, *, by: User | None) -> str
         )
     if status == Round.Status.RUNNING:
         return ""
+    if status in (Round.Status.DRAFT, Round.Status.SEATED, Round.Status.LOCKED):
+        raise errors.RoundNotStarted(errors.ROUND_NOT_STARTED, params={"number": number})
     reopened = result is not None and result.reopened_at is not None
     if reopened and by is not None and access.is_head_referee(by, tournament_id):
         return str(errors.ROUND_CLOSED_REOPENED % {"number": number})

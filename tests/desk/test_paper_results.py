@@ -5,6 +5,7 @@ card and the score sheet show the sheet's places and figures."""
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import re
 import shutil
@@ -12,16 +13,16 @@ import subprocess
 
 import pytest
 from django.test import Client
-from django.utils import translation
+from django.utils import timezone, translation
 from factories import UserFactory, appoint, seated_table
 
 from printing import data
 from printing import documents as printing
-from referee import paper
+from referee import errors, paper, results
 from referee.models import Game, GameResult
 from referee.selectors import staff_state_label
 from tournament import audit
-from tournament.models import StaffRole
+from tournament.models import Round, StaffRole
 
 pytestmark = pytest.mark.django_db
 
@@ -48,9 +49,14 @@ def url(table):
     return f"/manage/{table.round.tournament.slug}/rounds/1/tables/{table.number}/paper/"
 
 
+def this_minute() -> str:
+    """The sheet's end time: now (an end time still to come is refused)."""
+    return timezone.localtime().strftime("%H:%M")
+
+
 def sheet(seats, **extra):
     """Anna 3,000 in parts, Ben 2,500 as a total, Carla bankrupt second, Dieter first."""
-    form = {"end_reason": "time_limit", "ended_at": "15:30", "note": "Tablet ausgefallen"}
+    form = {"end_reason": "time_limit", "ended_at": this_minute(), "note": "Tablet ausgefallen"}
     anna, ben, carla, dieter = (seat.player_id for seat in seats)
     form.update({f"cash-{anna}": "1000", f"deeds-{anna}": "1500", f"houses-{anna}": "500",
                  f"net_worth-{ben}": "2500", f"bankrupt-{carla}": "2", f"bankrupt-{dieter}": "1"})
@@ -173,7 +179,7 @@ def test_storing_again_asks_first_and_replacing_is_audited(client, table, seats,
 
 def _place_cells(html: str, section: str) -> list[str]:
     part = re.search(rf"<section {section}>(.*?)</section>", html, re.S).group(1)
-    return re.findall(r"<tr><td>([^<]*)</td>", part)
+    return re.findall(r"<tr[^>]*><td>(?:<mark[^>]*>)?([^<]*)</", part)  # a changed place marked
 
 
 def test_the_replace_question_names_places_as_ordinals_in_each_language(client, table, seats,
@@ -274,3 +280,189 @@ def test_the_printed_score_sheet_writes_places_in_the_sheets_language(client, ta
     english, german = printed("en"), printed("de")
     assert re.search(r"\b1st\b", english) and re.search(r"\b3rd\b", english)
     assert not re.search(r"\b1st\b", german) and re.search(r"(?<![\d.])1\.(?!\d)", german)
+
+
+# The sheet's guards (walk 2): a round not started yet (start it first, the gate says "not
+# started", not "closed"); an end time still to come or before the game started.
+
+
+def _seated_only(table):
+    Round.objects.filter(pk=table.round_id).update(status=Round.Status.SEATED, started_at=None)
+    table.refresh_from_db()
+
+
+def _ended_at_problems(html: str) -> str:
+    found = re.search(r'<ul class="errorlist" id="problems-ended-at">(.*?)</ul>', html, re.S)
+    return found.group(1) if found else ""
+
+
+def test_a_sheet_for_a_round_not_started_is_refused_with_what_to_do(client, table, seats,
+                                                                    judge):
+    _seated_only(table)
+    page = client.get(url(table), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "data-round-not-started" in page and "start round 1 on the round desk first" in page
+    response = client.post(url(table), sheet(seats), HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "data-paper-refused" in html
+    assert "Round 1 has not started: start round 1 on the round desk first" in html
+    assert not GameResult.objects.exists()
+    german = client.post(url(table), sheet(seats)).content.decode()
+    assert "Runde 1 hat noch nicht begonnen" in german
+    # once the round runs, the same sheet is stored
+    Round.objects.filter(pk=table.round_id).update(status=Round.Status.RUNNING)
+    assert client.post(url(table), sheet(seats)).status_code == 302
+    assert GameResult.objects.filter(game__table=table, from_paper=True).exists()
+
+
+def test_the_round_gate_says_not_started_rather_than_closed(client, table, seats, judge):
+    assert client.post(url(table), sheet(seats)).status_code == 302
+    game = Game.objects.get(table=table)
+    _seated_only(table)  # a result left in a round set back (as the walk found it)
+    with pytest.raises(errors.RoundNotStarted) as refused:
+        results.round_gate(game, GameResult.objects.get(game=game), by=judge)
+    words = refused.value.message_in("en")
+    assert "Round 1 has not started yet: start it on the round desk first" in words
+    assert "closed" not in words
+    assert "noch nicht begonnen" in refused.value.message_in("de")
+    Round.objects.filter(pk=table.round_id).update(status=Round.Status.COMPLETE)
+    game = Game.objects.get(table=table)
+    with pytest.raises(errors.RoundClosed) as closed:
+        results.round_gate(game, None, by=None)
+    assert "is closed" in closed.value.message_in("en")
+
+
+@pytest.mark.parametrize("language, words", [
+    ("en", "is still to come"), ("de", "liegt noch in der Zukunft"),
+])
+def test_an_end_time_still_to_come_is_refused_at_its_field(client, table, seats, judge,
+                                                          language, words):
+    later = (dt.datetime.now(dt.UTC) + dt.timedelta(minutes=30))
+    clock = timezone.localtime(later).strftime("%H:%M")
+    if timezone.localtime(later).date() != timezone.localdate():
+        pytest.skip("half an hour from now is tomorrow")
+    response = client.post(url(table), sheet(seats, ended_at=clock),
+                           HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 400
+    html = response.content.decode()
+    found = _ended_at_problems(html)
+    assert clock in found and words in found
+    assert 'id="paper-ended-at" type="time" name="ended_at" value="' + clock + '" aria-invalid' \
+        in html
+    assert not GameResult.objects.exists()
+
+
+@pytest.mark.parametrize("language, words", [
+    ("en", "is before the game started"), ("de", "liegt vor dem Spielbeginn"),
+])
+def test_an_end_time_before_the_game_started_is_refused_at_its_field(
+    client, table, seats, judge, language, words
+):
+    now = timezone.now()
+    started = now - dt.timedelta(minutes=10)
+    if timezone.localtime(started).date() != timezone.localdate():
+        pytest.skip("ten minutes ago was yesterday")
+    Round.objects.filter(pk=table.round_id).update(started_at=started)
+    table.refresh_from_db()
+    early = timezone.localtime(started - dt.timedelta(minutes=5)).strftime("%H:%M")
+    response = client.post(url(table), sheet(seats, ended_at=early),
+                           HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 400
+    found = _ended_at_problems(response.content.decode())
+    assert early in found and words in found
+    assert timezone.localtime(started).strftime("%H:%M") in found
+    assert not GameResult.objects.exists()
+
+
+def test_the_service_refuses_an_end_time_to_come_within_a_minute_it_does_not(table, seats):
+    lines = [paper.PaperLine(player_id=seat.player_id, net_worth=1000 * (n + 1))
+             for n, seat in enumerate(seats)]
+    with pytest.raises(errors.PaperSheetRefused):
+        paper.enter_paper_result(table=table, lines=lines, end_reason="time_limit",
+                                 ended_at=timezone.now() + dt.timedelta(minutes=5), by=None)
+    result = paper.enter_paper_result(
+        table=table, lines=lines, end_reason="time_limit",
+        ended_at=timezone.now() + dt.timedelta(seconds=30), by=None)  # clocks differ a little
+    assert result.from_paper
+
+
+def _new_section(html: str) -> str:
+    return re.search(r"<section data-new>(.*?)</section>", html, re.S).group(1)
+
+
+@pytest.mark.parametrize("language, was_worth, was_place, summary", [
+    ("de", "(vorher 2.500)", "(vorher 2.)", "Geändert in 2 Zeilen"),
+    ("en", "(was 2,500)", "(was 2nd)", "Changed in 2 lines"),
+])
+def test_the_replace_question_marks_what_the_sheet_changes(client, table, seats, judge, language,
+                                                          was_worth, was_place, summary):
+    """Walk 2 (1.800 → 1.900 unmarked): the changed place and net worth are marked per player,
+    with what they were in words a screen reader reads; unchanged lines are not marked."""
+    assert client.post(url(table), sheet(seats)).status_code == 302
+    anna, ben = seats[0].player_id, seats[1].player_id
+    second = sheet(seats, **{f"net_worth-{ben}": "3500"})  # Ben first, Anna second
+    html = client.post(url(table), second, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    new = _new_section(html)
+    rows = dict(re.findall(r'<tr class="changed" data-changed-line="(\d+)">(.*?)</tr>', new))
+    assert set(rows) == {str(anna), str(ben)}  # Carla and Dieter keep place and figures
+    assert '<mark data-changed="net_worth">' in rows[str(ben)] and was_worth in rows[str(ben)]
+    assert '<mark data-changed="place">' in rows[str(ben)] and was_place in rows[str(ben)]
+    assert '<mark data-changed="place">' in rows[str(anna)]
+    assert 'data-changed="net_worth"' not in rows[str(anna)]  # 3.000 both times
+    assert new.count("<mark") == 3
+    changes = re.search(r"<p data-changes>(.*?)</p>", html, re.S).group(1)
+    assert summary in changes and "Anna Test" in changes and "Ben Test" in changes
+
+
+def test_the_replace_question_says_when_nothing_changes(client, table, seats, judge):
+    assert client.post(url(table), sheet(seats)).status_code == 302
+    html = client.post(url(table), sheet(seats), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "<mark" not in _new_section(html)
+    assert "The sheet gives the same places and net worths as the pending result." in html
+
+
+def test_a_paper_result_amended_says_so_on_the_public_table_page(
+    client, table, seats, judge, django_capture_on_commit_callbacks
+):
+    """Walk 2: an amended sheet still read "as entered from the paper sheet"."""
+    from referee import rulings
+
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(url(table), sheet(seats))
+    game = Game.objects.get(table=table)
+    ben = seats[1].player_id
+    figures = {p.player_id: {"net_worth": 2700 if p.player_id == ben else p.net_worth,
+                             "place": ""} for p in GameResult.objects.get(game=game)
+               .placements.all()}
+    with django_capture_on_commit_callbacks(execute=True):
+        rulings.amend_result(game_id=game.pk, figures=figures, reason="Ben falsch addiert",
+                             by=judge, revision=results.revision_of(game.pk))
+    slug = table.round.tournament.slug
+    html = Client().get(f"/t/{slug}/tables/1/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "data-amended-figures" in html
+    assert "Places and net worth as amended by the head referee. Provisional until the result " \
+           "is confirmed." in html
+    assert "as entered from the paper sheet" not in html
+    assert "data-from-paper" in html  # still said where it came from
+
+
+@pytest.mark.parametrize("language, winner, words", [
+    ("de", "Führend", "Ergebnis vom Papierbogen"), ("en", "Leading", "Result from the paper sheet"),
+])
+def test_the_card_of_a_paper_result_whose_game_never_started_names_the_winner(
+    client, table, seats, judge, django_capture_on_commit_callbacks, language, winner, words
+):
+    """Walk 2: the overview's card showed "–:––" and no winner, the table page the winner."""
+    import json
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert client.post(url(table), sheet(seats)).status_code == 302
+    assert Game.objects.get(table=table).started_at is None  # the console never started it
+    slug = table.round.tournament.slug
+    card = json.loads(Client().get(f"/t/{slug}/live/cards?n=1",
+                                   HTTP_ACCEPT_LANGUAGE=language).content)["cards"]["1"]
+    assert re.search(rf"{winner}: <strong>Anna Test</strong>", card), card
+    assert f"data-from-paper>{words}</span>" in card
+    assert "–:––" not in card and "data-clock" not in card
+    overview = Client().get(f"/t/{slug}/tables/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert f"{winner}: <strong>Anna Test</strong>" in overview

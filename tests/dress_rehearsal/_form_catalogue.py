@@ -14,6 +14,7 @@ from typing import Any
 
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
+from django.utils import timezone
 
 from referee.models import Game
 from scoring.models import HallScreen
@@ -113,7 +114,6 @@ def _screen(world):
 
 def _signup(world, status: str = "waiting"):
     """A sign-up of the tournament in registration (made again if a fuzzed form erased it)."""
-    from django.utils import timezone
 
     from tournament.models import Signup, SignupSettings
 
@@ -246,7 +246,8 @@ FORMS: dict[str, Form] = {
     "round_desk:reopen-round": Form(lambda w: "/manage/fuzz/rounds/1/reopen/",
                                     lambda w: {"reason": "Fehler"}),
     "round_desk:paper": Form(lambda w: "/manage/fuzz/rounds/1/tables/1/paper/", lambda w: {
-        "end_reason": "time_limit", "ended_at": "15:30", "note": "Tablet aus",
+        "end_reason": "time_limit", "ended_at": timezone.localtime().strftime("%H:%M"),
+        "note": "Tablet aus",
         **{f"net_worth-{p.pk}": str(1000 + 100 * i) for i, p in enumerate(w.players[:4])}}),
     "print:start": Form(lambda w: "/manage/fuzz/print/1/seating/job/", lambda w: {"lang": "en"}),
     "banker:console-check": Form(lambda w: f"/banker/table/{w.tables[0].pk}/check/",

@@ -139,3 +139,19 @@ def test_a_confirmation_makes_a_new_card(django_capture_on_commit_callbacks):
                                        revision=revision_of(game.pk))
     confirmed = json.loads(Client().get(f"/t/{slug}/live/cards?n=1", **EN).content)["cards"]["1"]
     assert "Winner:" in confirmed and "provisional" not in confirmed, confirmed
+
+
+def test_the_table_page_says_the_figures_are_amended_not_counted(amended):
+    """Walk 2: after the amendment the caption still said "as counted at the end"."""
+    tournament, _table, _game, _dieter = amended
+    for language, words, counted in (
+        ("en", "Places and net worth as amended by the head referee; the result is confirmed.",
+         "as counted at the end"),
+        ("de", "Plätze und Vermögen wie vom Oberschiedsrichter korrigiert; das Ergebnis ist "
+               "bestätigt.", "wie am Ende gezählt"),
+    ):
+        html = Client().get(f"/t/{tournament.slug}/tables/1/",
+                            HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        assert "data-amended-figures" in html and words in _text(html), language
+        assert "data-amended>" in html
+        assert counted not in _text(html), language

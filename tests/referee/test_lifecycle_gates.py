@@ -9,6 +9,7 @@ import datetime as dt
 import pytest
 from consoles import open_link, post_event
 from django.test import Client
+from django.utils import timezone
 from factories import OrganizerFactory, UserFactory, appoint, seated_table
 from gameplay import T0, cash_by_seat, play
 
@@ -211,7 +212,8 @@ def test_a_paper_result_is_entered_shown_counted_and_confirmed_by_a_second_perso
     seats = list(table.seats.order_by("position"))
     slug = table.round.tournament.slug
     client.force_login(judge)
-    form = {"end_reason": "time_limit", "ended_at": "15:30", "note": "Konsole ausgefallen"}
+    form = {"end_reason": "time_limit", "ended_at": timezone.localtime().strftime("%H:%M"),
+            "note": "Konsole ausgefallen"}  # an end time not to come
     # Anna 3,000 in parts, Ben 2,500 in total, Carla bankrupt second, Dieter bankrupt first
     form.update({f"cash-{seats[0].player_id}": 1000, f"deeds-{seats[0].player_id}": 1500,
                  f"houses-{seats[0].player_id}": 500})
