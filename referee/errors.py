@@ -268,6 +268,9 @@ CHANGED_AMENDED = _("now amended by the head referee")
 CHANGED_DISPUTED = _("now disputed")
 CHANGED_CONFIRMED = _("now confirmed")
 CHANGED_REOPENED = _("now reopened by the head referee")
+CONFIRMED_BY_HEAD_REFEREE = _("Result confirmed by the head referee")
+CHANGED_LATEST = _("latest change: %(what)s")
+CHANGED_LATEST_BY = _("latest change: %(what)s, by %(who)s")
 CHANGED_BY = _("%(what)s, by %(who)s")
 STANDS_PAPER = _(
     "A result from the paper sheet stands for table %(table)s: the console does not count over "

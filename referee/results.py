@@ -9,8 +9,11 @@ import copy
 import datetime as dt
 import secrets
 
+from auditlog.models import LogEntry
 from django.contrib.auth.models import User
+from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.functional import lazy
 
@@ -18,6 +21,7 @@ from referee import changes, engine_cache, errors, follow, rules
 from referee.models import Game, GameResult, Placement
 from tournament import access, audit
 from tournament.models import Round, Table
+from tournament.names import account_name
 
 
 def result_changed(game: Game, *, kind: changes.Kind) -> None:
@@ -84,11 +88,48 @@ STANDS = {"paper": errors.STANDS_PAPER, "amended": errors.STANDS_AMENDED,
           "disputed": errors.STANDS_DISPUTED}
 
 
+def write_label(code: str, changed: dict) -> str:
+    """An audit entry's action in words: a head referee's confirmation of a result that was
+    not disputed is no ruling on a dispute."""
+    if code == "result.resolve":
+        status = changed.get("status") or [None, None]
+        if status[0] != GameResult.Status.DISPUTED:
+            return str(errors.CONFIRMED_BY_HEAD_REFEREE)
+    return audit.label(code)
+
+
+def latest_write(result: GameResult):
+    """The newest audit entry of a result (its own row or its placements'): the write that
+    made a page showing an older revision stale. None when nothing is recorded."""
+    kinds = ContentType.objects.get_for_models(GameResult, Placement)
+    return (
+        LogEntry.objects.filter(
+            Q(content_type=kinds[GameResult], object_id=result.pk)
+            | Q(content_type=kinds[Placement], additional_data__result=result.pk))
+        .select_related("actor").order_by("-timestamp", "-pk").first()
+    )
+
+
 def _changed_words(result: GameResult | None):
-    """What the result is now, for the refusal of a stale write (lazy: in the reader's
-    language)."""
+    """The change that made the page stale — the latest write to the result, with who made it
+    (lazy: in the reader's language); what the result is now when nothing is recorded."""
     if result is None:
         return errors.CHANGED_GONE
+    entry = latest_write(result)
+    code = ((entry.additional_data or {}).get("action", "") if entry is not None else "")
+    if code:
+        who = account_name(entry.actor) if entry.actor is not None else ""
+        changed = entry.changes_dict or {}
+        if not who:
+            return lazy(lambda: str(errors.CHANGED_LATEST) % {
+                "what": write_label(code, changed)}, str)()
+        return lazy(lambda: str(errors.CHANGED_LATEST_BY) % {
+            "what": write_label(code, changed), "who": who}, str)()
+    return _state_words(result)
+
+
+def _state_words(result: GameResult):
+    """What the result is now (no audit entry names the write)."""
     Status = GameResult.Status
     record = standing_record(result)
     if result.status == Status.CONFIRMED:
