@@ -27,8 +27,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from config.errors import DomainError
 from config.inputs import clean_note, posted_revision
 from desk import rounds as round_writes
+from desk.rulings import result_response
 from referee import rulings
 from referee import selectors as referee_selectors
 from referee.models import Game, GameResult
@@ -389,8 +391,17 @@ def resolve_result(request: HttpRequest, slug: str, game_id: int) -> HttpRespons
         Game.objects.select_related("table"), pk=game_id, table__round__tournament__slug=slug
     )
     note = clean_note(request.POST.get("note"))  # no NUL (PostgreSQL), at most 2000 characters
-    rulings.resolve_dispute(game_id=game.pk, note=note, by=request.user,
-                            revision=posted_revision(request))
+    try:
+        rulings.resolve_dispute(game_id=game.pk, note=note, by=request.user,
+                                revision=posted_revision(request))
+    except DomainError as refused:
+        # From the result page: back there, the refusal beside the ruling, the note kept. The
+        # desk's inline forms get the refusal page.
+        if request.POST.get("page") != "result" or not GameResult.objects.filter(
+                game=game).exists():
+            raise
+        return result_response(request, game, refused=refused, form="resolve",
+                               typed={"note": note})
     messages.success(
         request,
         _("The result of table %(table)s is confirmed by the head referee.")

@@ -5,6 +5,8 @@ whoever amended the figures does not confirm them."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from factories import PlayerFactory, TournamentFactory, UserFactory, appoint
 from gameplay import make_round, play
@@ -66,3 +68,76 @@ def test_a_stale_page_is_refused_naming_the_amendment_and_its_author(client, lan
     assert amended in html and "Zora" in html
     assert "banker4" not in html and "angefochten" not in html.lower()
     _verified(tournament)
+
+
+def _form(html: str, name: str) -> str:
+    return re.search(rf'<form[^>]*data-form="{name}".*?</form>', html, re.S).group(0)
+
+
+def test_a_stale_amendment_comes_back_on_the_page_with_its_reason(client):
+    tournament, game, judge = _disputed()
+    stale = revision_of(game.pk)
+    other = appoint(UserFactory(username="zweiter", first_name="Zora"),
+                    StaffRole.Role.HEAD_REFEREE, tournament)
+    rulings.amend_result(game_id=game.pk, figures=_figures(game, plus=70), reason="Addiert",
+                         by=other, revision=revision_of(game.pk))
+    now = {p.player_id: p.net_worth for p in GameResult.objects.get(game=game).placements.all()}
+    client.force_login(judge)
+    form = {f"net_worth-{pid}": str(worth + 5) for pid, worth in now.items()}
+    form.update(reason="Mein Grund", revision=str(stale))
+    response = client.post(f"/manage/{tournament.slug}/results/{game.pk}/", form,
+                           HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 409
+    amend = _form(response.content.decode(), "amend")
+    assert 'data-form-error="amend"' in amend and "Counted figures amended, by Zora" in amend
+    assert ">Mein Grund</textarea>" in amend
+    for pid, worth in now.items():  # the figures as they are now, to check
+        assert f'name="net_worth-{pid}" id="net_worth-{pid}" value="{worth}"' in amend
+    assert f'name="revision" value="{revision_of(game.pk)}"' in amend  # decided anew
+    _verified(tournament)
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_a_ruling_without_its_note_comes_back_beside_the_ruling(client, language):
+    tournament, game, judge = _disputed()
+    client.force_login(judge)
+    page = _page(client, tournament, game, language).content.decode()
+    assert re.search(r'<textarea id="ruling" name="note" maxlength="2000" required',
+                     _form(page, "resolve"))
+    response = client.post(f"/manage/{tournament.slug}/results/{game.pk}/resolve/",
+                           {"note": "  ", "revision": revision_of(game.pk), "page": "result"},
+                           HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 400
+    resolve = _form(response.content.decode(), "resolve")
+    assert 'data-form-error="resolve"' in resolve and 'data-code="ruling_required"' in resolve
+    assert GameResult.objects.get(game=game).status == GameResult.Status.DISPUTED
+
+
+def test_a_stale_ruling_comes_back_with_its_note(client):
+    tournament, game, judge = _disputed()
+    stale = revision_of(game.pk)
+    rulings.amend_result(game_id=game.pk, figures=_figures(game), reason="Addiert",
+                         by=judge, revision=revision_of(game.pk))
+    client.force_login(judge)
+    response = client.post(f"/manage/{tournament.slug}/results/{game.pk}/resolve/",
+                           {"note": "Miete stimmt", "revision": stale, "page": "result"})
+    assert response.status_code == 409
+    resolve = _form(response.content.decode(), "resolve")
+    assert ">Miete stimmt</textarea>" in resolve and 'data-code="result_changed"' in resolve
+    assert GameResult.objects.get(game=game).status == GameResult.Status.DISPUTED
+
+
+def test_a_stale_reopening_whose_form_is_gone_stands_above_with_its_reason(client):
+    tournament, game, judge = _disputed()
+    rulings.resolve_dispute(game_id=game.pk, note="Miete stimmt", by=judge,
+                            revision=revision_of(game.pk))
+    stale = revision_of(game.pk)
+    rulings.reopen_result(game_id=game.pk, reason="Nachzählen", by=judge,
+                          revision=revision_of(game.pk))  # another tab
+    client.force_login(judge)
+    response = client.post(f"/manage/{tournament.slug}/results/{game.pk}/reopen/",
+                           {"reason": "Zweiter Blick", "revision": stale})
+    assert response.status_code == 409
+    html = response.content.decode()
+    assert 'data-form-error="above"' in html and "Zweiter Blick" in html
+    assert 'data-form="amend"' in html  # the result page as it is now
