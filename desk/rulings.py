@@ -13,7 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from config.errors import DomainError
 from config.inputs import clean_note, posted_revision
-from referee import rulings
+from referee import results, rulings
 from referee import selectors as referee_selectors
 from referee.errors import ResultChanged
 from referee.history import result_history
@@ -108,6 +108,8 @@ def result_response(
                 referee_selectors.table_state(game, result)),
             "placements": placements,
             "history": result_history(result),
+            "note_label": results.note_label(result, amended=any(
+                p.breakdown.get("amended") for p in placements)) if result.resolved_note else "",
             # a confirmed result the final or the crowning rests on: why it is not reopened
             "reopen_refused": reopen_refused,
             "code_refused": code_refused,

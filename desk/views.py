@@ -31,9 +31,9 @@ from config.errors import DomainError
 from config.inputs import clean_note, posted_revision
 from desk import rounds as round_writes
 from desk.rulings import result_response
-from referee import rulings
+from referee import results, rulings
 from referee import selectors as referee_selectors
-from referee.models import Game, GameResult
+from referee.models import Game, GameResult, Placement
 from referee.rules import get_ruleset
 from scoring.models import StandingRow
 from scoring.standings import selectors as standings
@@ -93,6 +93,8 @@ class TableLine:
     #: started with plus the head referee's extra minutes, not today's tournament setting.
     auction_stop_seconds: int = 0
     time_limit_seconds: int = 0
+    #: What the result's head-referee note is (a ruling, a reason, the paper's note)
+    note_label: str = ""
 
     @property
     def state_label(self) -> Any:
@@ -207,7 +209,21 @@ def _table_lines(
                 time_limit_seconds=limit_seconds,
             )
         )
+    _name_notes(lines)
     return lines
+
+
+def _name_notes(lines: list[TableLine]) -> None:
+    """Each result note named by what it is (``results.note_label``); the amended figures of
+    the results with a note read in one query."""
+    noted = [line for line in lines if line.result is not None and line.result.resolved_note]
+    if not noted:
+        return
+    amended = set(Placement.objects.filter(
+        result_id__in=[line.result.pk for line in noted], breakdown__amended=True,
+    ).values_list("result_id", flat=True))
+    for line in noted:
+        line.note_label = results.note_label(line.result, amended=line.result.pk in amended)
 
 
 def _state_counts(lines: list[TableLine]) -> list[tuple[Any, str, int]]:

@@ -84,6 +84,29 @@ def standing_record(result: GameResult | None) -> str:
     return ""
 
 
+def note_label(result: GameResult, *, amended: bool | None = None) -> str:
+    """What the head referee's note on a result is, by the write that left it: the ruling on a
+    dispute (or the note of a plain confirmation as head referee), the reason of the last
+    reopening or amendment, the note of the paper sheet. ``amended``: whether a placement
+    carries an amended figure (read from the placements when not given). A confirmation by
+    the head referee of a result reopened after a ruled dispute is named as a ruling too (the
+    dispute's note stays; when it was made is not kept)."""
+    if (result.status == GameResult.Status.CONFIRMED
+            and result.confirmed_via == "head_referee"):
+        return str(errors.NOTE_RULING if result.dispute_note else errors.NOTE_CONFIRMATION)
+    reopened = result.reopened_at is not None
+    if reopened and result.reopened_at >= result.counted_at:
+        return str(errors.NOTE_REOPENED)
+    if result.from_paper:
+        return str(errors.NOTE_PAPER)
+    if amended is None:
+        amended = any(p.breakdown.get("amended") for p in result.placements.all())
+    if amended:
+        return str(errors.NOTE_AMENDED)
+    # a plain count keeps only a reopening's reason (a count writes no note)
+    return str(errors.NOTE_REOPENED if reopened else errors.NOTE_OTHER)
+
+
 STANDS = {"paper": errors.STANDS_PAPER, "amended": errors.STANDS_AMENDED,
           "disputed": errors.STANDS_DISPUTED}
 

@@ -141,3 +141,83 @@ def test_a_stale_reopening_whose_form_is_gone_stands_above_with_its_reason(clien
     html = response.content.decode()
     assert 'data-form-error="above"' in html and "Zweiter Blick" in html
     assert 'data-form="amend"' in html  # the result page as it is now
+
+
+WORDS = {
+    "de": {"ruling": "Entscheidung", "paper": "Notiz zum Papierbogen",
+           "amended": "Grund der Korrektur", "ruled": "Entscheidung über die Anfechtung",
+           "by_head": "Ergebnis vom Oberschiedsrichter bestätigt",
+           "dispute_ruled": "Streitfall entschieden"},
+    "en": {"ruling": "Ruling", "paper": "Note on the paper sheet",
+           "amended": "Reason of the amendment", "ruled": "Ruling on the dispute",
+           "by_head": "Result confirmed by the head referee",
+           "dispute_ruled": "Dispute ruled"},
+}
+
+
+def _header(html: str) -> str:
+    return re.search(r"<p data-result-status.*?</p>", html, re.S).group(0)
+
+
+def _history(html: str) -> str:
+    return re.search(r"<ul data-history>(.*?)</ul>", html, re.S).group(1)
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_a_paper_note_is_named_as_the_papers_on_the_page_and_the_desk(client, language):
+    from referee import paper
+
+    tournament = TournamentFactory(slug="papier", status=Tournament.Status.RUNNING)
+    people = [PlayerFactory(tournament=tournament) for _ in range(4)]
+    _round, [table] = make_round(tournament, 1, [people])
+    organizer = appoint(UserFactory(username="orga"), StaffRole.Role.HEAD_REFEREE, tournament)
+    result = paper.enter_paper_result(
+        table=table, end_reason="time_limit", ended_at=None, by=organizer,
+        note="Bogen nachgereicht",
+        lines=[paper.PaperLine(player_id=p.pk, net_worth=4000 - 500 * i)
+               for i, p in enumerate(people)])
+    client.force_login(organizer)
+    words = WORDS[language]
+    header = _header(_page(client, tournament, result.game, language).content.decode())
+    assert f"{words['paper']}:</span> Bogen nachgereicht" in header
+    assert f"{words['ruling']}:" not in header
+    desk = client.get(f"/manage/{tournament.slug}/desk/",
+                      HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert f"<strong>{words['paper']}:</strong> Bogen nachgereicht" in desk
+    _verified(tournament)
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_an_amendment_reason_on_a_disputed_result_is_no_ruling(client, language):
+    tournament, game, judge = _disputed()
+    rulings.amend_result(game_id=game.pk, figures=_figures(game), reason="Addiert",
+                         by=judge, revision=revision_of(game.pk))
+    client.force_login(judge)
+    words = WORDS[language]
+    html = _page(client, tournament, game, language).content.decode()
+    header = _header(html)
+    assert f"{words['amended']}:</span> Addiert" in header
+    assert f"{words['ruling']}:" not in header
+    assert f"{words['ruling']}:" not in _history(html)
+    rulings.resolve_dispute(game_id=game.pk, note="Miete stimmt", by=judge,
+                            revision=revision_of(game.pk))
+    html = _page(client, tournament, game, language).content.decode()
+    assert f"{words['ruled']}:</span> Miete stimmt" in _header(html)
+    assert words["dispute_ruled"] in _history(html)
+    _verified(tournament)
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_a_head_referees_confirmation_of_an_undisputed_result_is_no_ruling(client, language):
+    tournament = TournamentFactory(slug="bestaetigt", status=Tournament.Status.RUNNING)
+    people = [PlayerFactory(tournament=tournament) for _ in range(4)]
+    _round, [table] = make_round(tournament, 1, [people])
+    judge = appoint(UserFactory(username="mrmonopoly", first_name="Max"),
+                    StaffRole.Role.HEAD_REFEREE, tournament)
+    game = play(table, {p: 2000 - 100 * i for i, p in enumerate(people)}, confirm=False)
+    rulings.resolve_dispute(game_id=game.pk, note="", by=judge, revision=revision_of(game.pk))
+    client.force_login(judge)
+    lines = _history(_page(client, tournament, game, language).content.decode())
+    words = WORDS[language]
+    assert words["by_head"] in lines and words["dispute_ruled"] not in lines
+    _verified(tournament)
