@@ -135,14 +135,22 @@ def _placement_changes(changes: dict, player: str) -> list[str]:
 
 
 def entries(result: GameResult):
-    """This result's audit entries (and its placements', also replaced ones), newest first."""
+    """The entries of the game's results, newest first: this result's and its placements' (also
+    replaced ones), and those of the results the game had before (a count taken back deletes
+    its result, the next count is a new row). Results' entries carry their game since the
+    result page's second walk; older ones are matched by the result's id alone."""
     tournament = result.game.table.round.tournament
     kinds = ContentType.objects.get_for_models(GameResult, Placement)
     placements = list(result.placements.values_list("pk", flat=True))
-    return audit.entries(tournament).filter(
-        Q(content_type=kinds[GameResult], object_id=result.pk)
+    rows = audit.entries(tournament)
+    mine = Q(content_type=kinds[GameResult]) & (
+        Q(additional_data__game=result.game_id)
+        | (Q(object_id=result.pk) & ~Q(additional_data__has_key="game")))
+    results = {result.pk, *rows.filter(mine).values_list("object_id", flat=True)}
+    return rows.filter(
+        mine
         | Q(content_type=kinds[Placement], object_id__in=placements)
-        | Q(content_type=kinds[Placement], additional_data__result=result.pk)
+        | Q(content_type=kinds[Placement], additional_data__result__in=sorted(results))
     )
 
 

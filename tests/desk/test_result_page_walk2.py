@@ -221,3 +221,38 @@ def test_a_head_referees_confirmation_of_an_undisputed_result_is_no_ruling(clien
     words = WORDS[language]
     assert words["by_head"] in lines and words["dispute_ruled"] not in lines
     _verified(tournament)
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_the_history_keeps_the_games_earlier_results(client, language):
+    """Confirmed, reopened by the head referee ("Nachzählen"), the count taken back at the
+    console and counted anew: the result row is a new one, the history still the game's."""
+    import datetime as dt
+
+    from gameplay import T0
+
+    from referee import services
+
+    tournament = TournamentFactory(slug="nachzaehlen", status=Tournament.Status.RUNNING)
+    people = [PlayerFactory(tournament=tournament) for _ in range(4)]
+    _round, [table] = make_round(tournament, 1, [people])
+    judge = appoint(UserFactory(username="mrmonopoly", first_name="Max"),
+                    StaffRole.Role.HEAD_REFEREE, tournament)
+    game = play(table, {p: 2000 - 100 * i for i, p in enumerate(people)}, confirm=False)
+    rulings.resolve_dispute(game_id=game.pk, note="", by=judge, revision=revision_of(game.pk))
+    rulings.reopen_result(game_id=game.pk, reason="Nachzählen", by=judge,
+                          revision=revision_of(game.pk))
+    first = GameResult.objects.get(game=game).pk
+    results.reopen_count(game_id=game.pk, by=judge, revision=revision_of(game.pk),
+                         reason="Hausbank falsch")
+    services.post_event(game_id=game.pk, author=None, now=T0 + dt.timedelta(minutes=95),
+                        event={"type": "cash", "player": str(people[3].pk), "amount": 9000})
+    results.count_result(game_id=game.pk, author=None, revision=revision_of(game.pk))
+    assert GameResult.objects.get(game=game).pk != first  # a new row
+    client.force_login(judge)
+    lines = _history(_page(client, tournament, game, language).content.decode())
+    words = {"de": ("bestätigt von Max", "Ergebnis wieder geöffnet"),
+             "en": ("confirmed by Max", "Result reopened")}[language]
+    assert words[0] in lines and words[1] in lines, lines
+    assert "Nachzählen" in lines and "Hausbank falsch" in lines
+    _verified(tournament)
