@@ -91,6 +91,9 @@ def result_response(
     for p in placements:  # the net worth the amendment form shows: as typed after a refusal
         p.shown_worth = (typed.get("figures") or {}).get(p.player_id, p.net_worth)
     refusal = code_refused or refused
+    # four eyes: the forms that would refuse this person are not offered (the server checks)
+    second_head = _second_person(result, request.user, head_referee=True)
+    second_code = _second_person(result, request.user, head_referee=False)
     confirmed = result.status == GameResult.Status.CONFIRMED
     reopen_refused = rulings.reopen_refusal(game) if confirmed else None
     # the refused form is still on the page (else the refusal stands above, with the text)
@@ -119,9 +122,23 @@ def result_response(
             "refused_above": refused is not None and not beside,
             "typed_text": typed.get("reason") or typed.get("note") or "",
             "typed": typed,
+            "second_head": second_head,
+            "second_code": second_code,
+            "second_person": second_code or second_head,
         },
         status=refusal.http_status if refusal else 200,
     )
+
+
+def _second_person(result: GameResult, user, *, head_referee: bool) -> DomainError | None:
+    """The four-eyes refusal this person would get confirming the result, or None."""
+    if result.status == GameResult.Status.CONFIRMED:
+        return None
+    try:
+        results.check_second_person(result, by=user, head_referee=head_referee)
+    except DomainError as refused:
+        return refused
+    return None
 
 
 @access.require(Action.RULE)

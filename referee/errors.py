@@ -227,6 +227,10 @@ SECOND_PERSON = _(
     "member of staff, or a player of the table typing the code), not you, not even with the "
     "table's code."
 )
+SECOND_PERSON_AMENDED = _(
+    "You amended this result's figures: a second person confirms them (another member of "
+    "staff, or a player of the table typing the code), not you, not even with the table's code."
+)
 SECOND_PERSON_COUNT = _(
     "You counted this result yourself: a second person confirms it (a player of the table with "
     "the code from the slip, or another member of staff)."

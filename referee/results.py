@@ -314,15 +314,41 @@ def _locked_result(game_id: int) -> tuple[Game, GameResult]:
 
 def check_second_person(result: GameResult, *, by: User | None, head_referee: bool) -> None:
     """Four eyes, on every path that confirms: whoever counted a result does not confirm it as
-    head referee, and whoever entered a paper result does not confirm it at all (staff can read
-    the table's code). A player typing the slip's code on the banker's own phone is the second
+    head referee, and whoever entered a paper result or amended its figures does not confirm
+    it at all (staff can read the table's code). A player typing the slip's code on the banker's own phone is the second
     person of a console count."""
-    if by is None or result.counted_by_id is None or result.counted_by_id != by.pk:
+    if by is None:
         return
-    if result.from_paper:
-        raise errors.SecondPersonRequired(errors.SECOND_PERSON)
-    if head_referee:
-        raise errors.SecondPersonRequired(errors.SECOND_PERSON_COUNT)
+    if result.counted_by_id is not None and result.counted_by_id == by.pk:
+        if result.from_paper:
+            raise errors.SecondPersonRequired(errors.SECOND_PERSON)
+        if head_referee:
+            raise errors.SecondPersonRequired(errors.SECOND_PERSON_COUNT)
+    # An amendment always leaves its reason (and a later reopening its own): a result without
+    # a note has no amended figures, and costs no query here.
+    if result.resolved_note and by.pk in amenders(result):
+        raise errors.SecondPersonRequired(errors.SECOND_PERSON_AMENDED)
+
+
+def amenders(result: GameResult) -> set[int]:
+    """Who amended the figures the result now has: the authors of its amendments since its
+    last paper sheet (a sheet replaces the figures; a count never replaces amended ones)."""
+    kinds = ContentType.objects.get_for_models(GameResult, Placement)
+    rows = (
+        LogEntry.objects.filter(
+            Q(content_type=kinds[GameResult], object_id=result.pk)
+            | Q(content_type=kinds[Placement], additional_data__result=result.pk),
+            additional_data__action__in=["result.amend", "result.paper",
+                                         "result.paper.replace"])
+        .order_by("-timestamp", "-pk").values_list("additional_data__action", "actor_id")
+    )
+    out: set[int] = set()
+    for action, actor in rows:
+        if action != "result.amend":
+            break
+        if actor is not None:
+            out.add(actor)
+    return out
 
 
 def confirm_result(

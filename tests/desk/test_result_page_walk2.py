@@ -113,11 +113,16 @@ def test_a_ruling_without_its_note_comes_back_beside_the_ruling(client, language
     assert GameResult.objects.get(game=game).status == GameResult.Status.DISPUTED
 
 
+def _second_judge(tournament):
+    return appoint(UserFactory(username="zweiter", first_name="Zora"),
+                   StaffRole.Role.HEAD_REFEREE, tournament)
+
+
 def test_a_stale_ruling_comes_back_with_its_note(client):
     tournament, game, judge = _disputed()
     stale = revision_of(game.pk)
     rulings.amend_result(game_id=game.pk, figures=_figures(game), reason="Addiert",
-                         by=judge, revision=revision_of(game.pk))
+                         by=_second_judge(tournament), revision=revision_of(game.pk))
     client.force_login(judge)
     response = client.post(f"/manage/{tournament.slug}/results/{game.pk}/resolve/",
                            {"note": "Miete stimmt", "revision": stale, "page": "result"})
@@ -191,7 +196,7 @@ def test_a_paper_note_is_named_as_the_papers_on_the_page_and_the_desk(client, la
 def test_an_amendment_reason_on_a_disputed_result_is_no_ruling(client, language):
     tournament, game, judge = _disputed()
     rulings.amend_result(game_id=game.pk, figures=_figures(game), reason="Addiert",
-                         by=judge, revision=revision_of(game.pk))
+                         by=_second_judge(tournament), revision=revision_of(game.pk))
     client.force_login(judge)
     words = WORDS[language]
     html = _page(client, tournament, game, language).content.decode()
@@ -256,3 +261,66 @@ def test_the_history_keeps_the_games_earlier_results(client, language):
     assert words[0] in lines and words[1] in lines, lines
     assert "Nachzählen" in lines and "Hausbank falsch" in lines
     _verified(tournament)
+
+
+def _amended_by_judge():
+    """A counted game whose figures the head referee Max amended; Zora is a second one."""
+    tournament = TournamentFactory(slug="vier-augen", status=Tournament.Status.RUNNING)
+    people = [PlayerFactory(tournament=tournament) for _ in range(4)]
+    _round, [table] = make_round(tournament, 1, [people])
+    judge = appoint(UserFactory(username="mrmonopoly", first_name="Max"),
+                    StaffRole.Role.HEAD_REFEREE, tournament)
+    other = appoint(UserFactory(username="zweiter", first_name="Zora"),
+                    StaffRole.Role.HEAD_REFEREE, tournament)
+    game = play(table, {p: 2000 - 100 * i for i, p in enumerate(people)}, confirm=False)
+    rulings.amend_result(game_id=game.pk, figures=_figures(game), reason="Addiert",
+                         by=judge, revision=revision_of(game.pk))
+    return tournament, game, judge, other
+
+
+def test_whoever_amended_does_not_confirm_as_head_referee_nor_with_the_code(client):
+    from referee import errors
+
+    tournament, game, judge, other = _amended_by_judge()
+    with pytest.raises(errors.SecondPersonRequired):
+        rulings.resolve_dispute(game_id=game.pk, note="", by=judge,
+                                revision=revision_of(game.pk))
+    client.force_login(judge)
+    response = client.post(f"/manage/{tournament.slug}/results/{game.pk}/code/",
+                           {"code": game.confirmation_code, "revision": revision_of(game.pk)})
+    assert response.status_code == 403
+    assert GameResult.objects.get(game=game).status == GameResult.Status.COUNTED
+    rulings.resolve_dispute(game_id=game.pk, note="", by=other, revision=revision_of(game.pk))
+    assert GameResult.objects.get(game=game).status == GameResult.Status.CONFIRMED
+    _verified(tournament)
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_the_page_offers_no_confirmation_to_whoever_would_be_refused(client, language):
+    tournament, game, judge, other = _amended_by_judge()
+    client.force_login(judge)
+    html = _page(client, tournament, game, language).content.decode()
+    assert 'data-form="resolve"' not in html and 'data-form="confirm-code"' not in html
+    assert 'data-second-person="second_person"' in html
+    assert {"de": "zweite Person", "en": "second person"}[language] in html
+    client.force_login(other)
+    html = _page(client, tournament, game, language).content.decode()
+    assert 'data-form="resolve"' in html and 'data-form="confirm-code"' in html
+    assert "data-second-person" not in html
+
+
+def test_the_page_offers_no_confirmation_to_whoever_entered_the_paper_sheet(client):
+    from referee import paper
+
+    tournament = TournamentFactory(slug="bogen", status=Tournament.Status.RUNNING)
+    people = [PlayerFactory(tournament=tournament) for _ in range(4)]
+    _round, [table] = make_round(tournament, 1, [people])
+    organizer = appoint(UserFactory(username="orga"), StaffRole.Role.ORGANIZER, tournament)
+    result = paper.enter_paper_result(
+        table=table, end_reason="time_limit", ended_at=None, by=organizer,
+        lines=[paper.PaperLine(player_id=p.pk, net_worth=4000 - 500 * i)
+               for i, p in enumerate(people)])
+    client.force_login(organizer)
+    html = _page(client, tournament, result.game).content.decode()
+    assert 'data-form="resolve"' not in html and 'data-form="confirm-code"' not in html
+    assert "data-second-person" in html
