@@ -13,8 +13,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from config.errors import DomainError
 from config.inputs import clean_note, posted_revision
-from referee import rulings
+from referee import results, rulings
 from referee import selectors as referee_selectors
+from referee.errors import ResultChanged
 from referee.history import result_history
 from referee.models import Game, GameResult
 from scoring.verify import verify_tournament
@@ -45,10 +46,19 @@ def result_page(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
             }
             for p in placements
         }
-        rulings.amend_result(
-            game_id=game.pk, figures=figures, reason=clean_note(request.POST.get("reason")),
-            by=request.user, revision=posted_revision(request),
-        )
+        reason = clean_note(request.POST.get("reason"))
+        try:
+            rulings.amend_result(game_id=game.pk, figures=figures, reason=reason,
+                                 by=request.user, revision=posted_revision(request))
+        except DomainError as refused:
+            # Back on the page: the refusal beside the form, the reason kept; the figures as
+            # typed unless the result changed meanwhile (then as they are now, to check).
+            if not GameResult.objects.filter(game=game).exists():
+                raise  # no result page to come back to (its count was taken back)
+            typed = ({} if isinstance(refused, ResultChanged) else
+                     {pid: (value.get("net_worth") or "")[:12] for pid, value in figures.items()})
+            return result_response(request, game, refused=refused, form="amend",
+                                   typed={"reason": reason, "figures": typed})
         messages.success(
             request,
             _("The count of table %(table)s is amended; it now awaits confirmation.")
@@ -66,12 +76,29 @@ def result_response(
     placements: list | None = None,
     code_refused: DomainError | None = None,
     code: str = "",
+    refused: DomainError | None = None,
+    form: str = "",
+    typed: dict | None = None,
 ) -> HttpResponse:
-    """The result page; after a refused code it comes back with the refusal beside the code
-    field and what was typed kept, at the refusal's own status (``DomainError.http_status``)."""
+    """The result page; after a refusal it comes back with the refusal beside the form
+    concerned (``form``: amend, resolve, reopen; a wrong code beside the code field) and what
+    was typed kept, at the refusal's own status (``DomainError.http_status``), with the
+    result as it is now."""
     result = result or get_object_or_404(GameResult, game=game)
     if placements is None:
         placements = list(result.placements.select_related("player").order_by("place"))
+    typed = typed or {}
+    for p in placements:  # the net worth the amendment form shows: as typed after a refusal
+        p.shown_worth = (typed.get("figures") or {}).get(p.player_id, p.net_worth)
+    refusal = code_refused or refused
+    # four eyes: the forms that would refuse this person are not offered (the server checks)
+    second_head = _second_person(result, request.user, head_referee=True)
+    second_code = _second_person(result, request.user, head_referee=False)
+    confirmed = result.status == GameResult.Status.CONFIRMED
+    reopen_refused = rulings.reopen_refusal(game) if confirmed else None
+    # the refused form is still on the page (else the refusal stands above, with the text)
+    beside = (form in ("amend", "resolve") and not confirmed) or (
+        form == "reopen" and confirmed and reopen_refused is None)
     return render(
         request,
         "desk/result.html",
@@ -84,14 +111,34 @@ def result_response(
                 referee_selectors.table_state(game, result)),
             "placements": placements,
             "history": result_history(result),
+            "note_label": results.note_label(result, amended=any(
+                p.breakdown.get("amended") for p in placements)) if result.resolved_note else "",
             # a confirmed result the final or the crowning rests on: why it is not reopened
-            "reopen_refused": (rulings.reopen_refusal(game)
-                               if result.status == GameResult.Status.CONFIRMED else None),
+            "reopen_refused": reopen_refused,
             "code_refused": code_refused,
             "code": code,
+            "refused": refused,
+            "refused_form": form if beside else "",
+            "refused_above": refused is not None and not beside,
+            "typed_text": typed.get("reason") or typed.get("note") or "",
+            "typed": typed,
+            "second_head": second_head,
+            "second_code": second_code,
+            "second_person": second_code or second_head,
         },
-        status=code_refused.http_status if code_refused else 200,
+        status=refusal.http_status if refusal else 200,
     )
+
+
+def _second_person(result: GameResult, user, *, head_referee: bool) -> DomainError | None:
+    """The four-eyes refusal this person would get confirming the result, or None."""
+    if result.status == GameResult.Status.CONFIRMED:
+        return None
+    try:
+        results.check_second_person(result, by=user, head_referee=head_referee)
+    except DomainError as refused:
+        return refused
+    return None
 
 
 @access.require(Action.RULE)
@@ -108,10 +155,15 @@ def verify_page(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def reopen(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
     game = _game(slug, game_id)
-    rulings.reopen_result(
-        game_id=game.pk, reason=clean_note(request.POST.get("reason")), by=request.user,
-        revision=posted_revision(request),
-    )
+    reason = clean_note(request.POST.get("reason"))
+    try:
+        rulings.reopen_result(game_id=game.pk, reason=reason, by=request.user,
+                              revision=posted_revision(request))
+    except DomainError as refused:
+        if not GameResult.objects.filter(game=game).exists():
+            raise  # no result page to come back to
+        return result_response(request, game, refused=refused, form="reopen",
+                               typed={"reason": reason})
     messages.success(
         request,
         _("The result of table %(table)s is reopened: it must be confirmed again.")

@@ -27,11 +27,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from config.errors import DomainError
 from config.inputs import clean_note, posted_revision
 from desk import rounds as round_writes
-from referee import rulings
+from desk.rulings import result_response
+from referee import results, rulings
 from referee import selectors as referee_selectors
-from referee.models import Game, GameResult
+from referee.models import Game, GameResult, Placement
 from referee.rules import get_ruleset
 from scoring.models import StandingRow
 from scoring.standings import selectors as standings
@@ -91,6 +93,8 @@ class TableLine:
     #: started with plus the head referee's extra minutes, not today's tournament setting.
     auction_stop_seconds: int = 0
     time_limit_seconds: int = 0
+    #: What the result's head-referee note is (a ruling, a reason, the paper's note)
+    note_label: str = ""
 
     @property
     def state_label(self) -> Any:
@@ -205,7 +209,21 @@ def _table_lines(
                 time_limit_seconds=limit_seconds,
             )
         )
+    _name_notes(lines)
     return lines
+
+
+def _name_notes(lines: list[TableLine]) -> None:
+    """Each result note named by what it is (``results.note_label``); the amended figures of
+    the results with a note read in one query."""
+    noted = [line for line in lines if line.result is not None and line.result.resolved_note]
+    if not noted:
+        return
+    amended = set(Placement.objects.filter(
+        result_id__in=[line.result.pk for line in noted], breakdown__amended=True,
+    ).values_list("result_id", flat=True))
+    for line in noted:
+        line.note_label = results.note_label(line.result, amended=line.result.pk in amended)
 
 
 def _state_counts(lines: list[TableLine]) -> list[tuple[Any, str, int]]:
@@ -389,8 +407,17 @@ def resolve_result(request: HttpRequest, slug: str, game_id: int) -> HttpRespons
         Game.objects.select_related("table"), pk=game_id, table__round__tournament__slug=slug
     )
     note = clean_note(request.POST.get("note"))  # no NUL (PostgreSQL), at most 2000 characters
-    rulings.resolve_dispute(game_id=game.pk, note=note, by=request.user,
-                            revision=posted_revision(request))
+    try:
+        rulings.resolve_dispute(game_id=game.pk, note=note, by=request.user,
+                                revision=posted_revision(request))
+    except DomainError as refused:
+        # From the result page: back there, the refusal beside the ruling, the note kept. The
+        # desk's inline forms get the refusal page.
+        if request.POST.get("page") != "result" or not GameResult.objects.filter(
+                game=game).exists():
+            raise
+        return result_response(request, game, refused=refused, form="resolve",
+                               typed={"note": note})
     messages.success(
         request,
         _("The result of table %(table)s is confirmed by the head referee.")

@@ -237,6 +237,10 @@ SECOND_PERSON = _(
     "member of staff, or a player of the table typing the code), not you, not even with the "
     "table's code."
 )
+SECOND_PERSON_AMENDED = _(
+    "You amended this result's figures: a second person confirms them (another member of "
+    "staff, or a player of the table typing the code), not you, not even with the table's code."
+)
 SECOND_PERSON_COUNT = _(
     "You counted this result yourself: a second person confirms it (a player of the table with "
     "the code from the slip, or another member of staff)."
@@ -289,6 +293,15 @@ CHANGED_AMENDED = _("now amended by the head referee")
 CHANGED_DISPUTED = _("now disputed")
 CHANGED_CONFIRMED = _("now confirmed")
 CHANGED_REOPENED = _("now reopened by the head referee")
+CONFIRMED_BY_HEAD_REFEREE = _("Result confirmed by the head referee")
+NOTE_RULING = _("Ruling on the dispute")
+NOTE_CONFIRMATION = _("Head referee's note on the confirmation")
+NOTE_REOPENED = _("Reason of the last reopening")
+NOTE_AMENDED = _("Reason of the amendment")
+NOTE_PAPER = _("Note on the paper sheet")
+NOTE_OTHER = _("Head referee's note")
+CHANGED_LATEST = _("latest change: %(what)s")
+CHANGED_LATEST_BY = _("latest change: %(what)s, by %(who)s")
 CHANGED_BY = _("%(what)s, by %(who)s")
 STANDS_PAPER = _(
     "A result from the paper sheet stands for table %(table)s: the console does not count over "

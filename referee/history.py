@@ -16,8 +16,10 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from referee import errors
 from referee.feed import amount
 from referee.models import GameResult, Placement
+from referee.results import write_label
 from referee.selectors import STATE_LABELS, public_word
 from tournament import audit, audit_words
 from tournament.models import Player
@@ -79,7 +81,23 @@ def _word(field: str, value) -> str:
     return text
 
 
-def _result_changes(changes: dict, users: dict[int, User], reason: str) -> list[str]:
+def _note_word(code: str, changes: dict) -> str:
+    """The head referee's note in a change, named by the action that wrote it."""
+    if code == "result.resolve":
+        before = (changes.get("status") or [None, None])[0]
+        return str(errors.NOTE_RULING if before == GameResult.Status.DISPUTED
+                   else errors.NOTE_CONFIRMATION)
+    if code == "result.amend":
+        return str(errors.NOTE_AMENDED)
+    if code == "result.reopen":
+        return str(errors.NOTE_REOPENED)
+    if code.startswith("result.paper"):
+        return str(errors.NOTE_PAPER)
+    return str(errors.NOTE_OTHER)
+
+
+def _result_changes(changes: dict, users: dict[int, User], reason: str,
+                    code: str = "") -> list[str]:
     out = []
     status = changes.get("status")
     confirmed = status is not None and status[1] == GameResult.Status.CONFIRMED
@@ -96,6 +114,8 @@ def _result_changes(changes: dict, users: dict[int, User], reason: str) -> list[
         before, after = changes[field]
         if field == "resolved_note" and after == reason:
             continue  # the reason is shown once, at the end of the line
+        if field == "resolved_note":
+            label = _note_word(code, changes)
         if _word(field, before) != _word(field, after):  # e.g. no note → empty note
             out.append(f"{label}: {_word(field, before)} → {_word(field, after)}")
     return out
@@ -115,14 +135,22 @@ def _placement_changes(changes: dict, player: str) -> list[str]:
 
 
 def entries(result: GameResult):
-    """This result's audit entries (and its placements', also replaced ones), newest first."""
+    """The entries of the game's results, newest first: this result's and its placements' (also
+    replaced ones), and those of the results the game had before (a count taken back deletes
+    its result, the next count is a new row). Results' entries carry their game since the
+    result page's second walk; older ones are matched by the result's id alone."""
     tournament = result.game.table.round.tournament
     kinds = ContentType.objects.get_for_models(GameResult, Placement)
     placements = list(result.placements.values_list("pk", flat=True))
-    return audit.entries(tournament).filter(
-        Q(content_type=kinds[GameResult], object_id=result.pk)
+    rows = audit.entries(tournament)
+    mine = Q(content_type=kinds[GameResult]) & (
+        Q(additional_data__game=result.game_id)
+        | (Q(object_id=result.pk) & ~Q(additional_data__has_key="game")))
+    results = {result.pk, *rows.filter(mine).values_list("object_id", flat=True)}
+    return rows.filter(
+        mine
         | Q(content_type=kinds[Placement], object_id__in=placements)
-        | Q(content_type=kinds[Placement], additional_data__result=result.pk)
+        | Q(content_type=kinds[Placement], additional_data__result__in=sorted(results))
     )
 
 
@@ -162,11 +190,11 @@ def result_history(result: GameResult, *, limit: int = 50) -> list[HistoryLine]:
                 placements.get(entry.object_id))
             words = _placement_changes(changes, names.get(pid, ""))
         else:
-            words = _result_changes(changes, users, reason)
+            words = _result_changes(changes, users, reason, code)
         out.append(HistoryLine(
             at=_local(entry.timestamp),
             actor=account_name(entry.actor),
-            action=audit.label(code) if code else _("Change by the system"),
+            action=write_label(code, changes) if code else _("Change by the system"),
             changes=words,
             reason=reason,
         ))

@@ -186,15 +186,18 @@ class GameResult(models.Model):
         return f"{self.game} – {self.get_status_display()}"
 
     def get_additional_data(self) -> dict:
+        """The tournament, and the game: a game's history finds the entries of every result it
+        had by it (a count taken back deletes its result; the next one is a new row)."""
         game = self.game if GameResult.game.is_cached(self) else None
         if game is not None and Game.table.is_cached(game) and type(game.table).round.is_cached(
             game.table
         ):  # read with its game, table and round (a confirmation): no query
-            return {"tournament": game.table.round.tournament_id}
+            return {"tournament": game.table.round.tournament_id, "game": self.game_id}
         return {
             "tournament": Game.objects.filter(pk=self.game_id)
             .values_list("table__round__tournament_id", flat=True)
-            .first()
+            .first(),
+            "game": self.game_id,
         }
 
 

@@ -9,8 +9,11 @@ import copy
 import datetime as dt
 import secrets
 
+from auditlog.models import LogEntry
 from django.contrib.auth.models import User
+from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.functional import lazy
 
@@ -18,6 +21,7 @@ from referee import changes, engine_cache, errors, follow, rules
 from referee.models import Game, GameResult, Placement
 from tournament import access, audit
 from tournament.models import Round, Table
+from tournament.names import account_name
 
 
 def result_changed(game: Game, *, kind: changes.Kind) -> None:
@@ -83,15 +87,75 @@ def standing_record(result: GameResult | None) -> str:
     return ""
 
 
+def note_label(result: GameResult, *, amended: bool | None = None) -> str:
+    """What the head referee's note on a result is, by the write that left it: the ruling on a
+    dispute (or the note of a plain confirmation as head referee), the reason of the last
+    reopening or amendment, the note of the paper sheet. ``amended``: whether a placement
+    carries an amended figure (read from the placements when not given). A confirmation by
+    the head referee of a result reopened after a ruled dispute is named as a ruling too (the
+    dispute's note stays; when it was made is not kept)."""
+    if (result.status == GameResult.Status.CONFIRMED
+            and result.confirmed_via == "head_referee"):
+        return str(errors.NOTE_RULING if result.dispute_note else errors.NOTE_CONFIRMATION)
+    reopened = result.reopened_at is not None
+    if reopened and result.reopened_at >= result.counted_at:
+        return str(errors.NOTE_REOPENED)
+    if result.from_paper:
+        return str(errors.NOTE_PAPER)
+    if amended is None:
+        amended = any(p.breakdown.get("amended") for p in result.placements.all())
+    if amended:
+        return str(errors.NOTE_AMENDED)
+    # a plain count keeps only a reopening's reason (a count writes no note)
+    return str(errors.NOTE_REOPENED if reopened else errors.NOTE_OTHER)
+
+
 STANDS = {"paper": errors.STANDS_PAPER, "amended": errors.STANDS_AMENDED,
           "disputed": errors.STANDS_DISPUTED}
 
 
+def write_label(code: str, changed: dict) -> str:
+    """An audit entry's action in words: a head referee's confirmation of a result that was
+    not disputed is no ruling on a dispute."""
+    if code == "result.resolve":
+        status = changed.get("status") or [None, None]
+        if status[0] != GameResult.Status.DISPUTED:
+            return str(errors.CONFIRMED_BY_HEAD_REFEREE)
+    return audit.label(code)
+
+
+def latest_write(result: GameResult):
+    """The newest audit entry of a result (its own row or its placements'): the write that
+    made a page showing an older revision stale. None when nothing is recorded."""
+    kinds = ContentType.objects.get_for_models(GameResult, Placement)
+    return (
+        LogEntry.objects.filter(
+            Q(content_type=kinds[GameResult], object_id=result.pk)
+            | Q(content_type=kinds[Placement], additional_data__result=result.pk))
+        .select_related("actor").order_by("-timestamp", "-pk").first()
+    )
+
+
 def _changed_words(result: GameResult | None):
-    """What the result is now, for the refusal of a stale write (lazy: in the reader's
-    language)."""
+    """The change that made the page stale — the latest write to the result, with who made it
+    (lazy: in the reader's language); what the result is now when nothing is recorded."""
     if result is None:
         return errors.CHANGED_GONE
+    entry = latest_write(result)
+    code = ((entry.additional_data or {}).get("action", "") if entry is not None else "")
+    if code:
+        who = account_name(entry.actor) if entry.actor is not None else ""
+        changed = entry.changes_dict or {}
+        if not who:
+            return lazy(lambda: str(errors.CHANGED_LATEST) % {
+                "what": write_label(code, changed)}, str)()
+        return lazy(lambda: str(errors.CHANGED_LATEST_BY) % {
+            "what": write_label(code, changed), "who": who}, str)()
+    return _state_words(result)
+
+
+def _state_words(result: GameResult):
+    """What the result is now (no audit entry names the write)."""
     Status = GameResult.Status
     record = standing_record(result)
     if result.status == Status.CONFIRMED:
@@ -253,15 +317,41 @@ def _locked_result(game_id: int) -> tuple[Game, GameResult]:
 
 def check_second_person(result: GameResult, *, by: User | None, head_referee: bool) -> None:
     """Four eyes, on every path that confirms: whoever counted a result does not confirm it as
-    head referee, and whoever entered a paper result does not confirm it at all (staff can read
-    the table's code). A player typing the slip's code on the banker's own phone is the second
+    head referee, and whoever entered a paper result or amended its figures does not confirm
+    it at all (staff can read the table's code). A player typing the slip's code on the banker's own phone is the second
     person of a console count."""
-    if by is None or result.counted_by_id is None or result.counted_by_id != by.pk:
+    if by is None:
         return
-    if result.from_paper:
-        raise errors.SecondPersonRequired(errors.SECOND_PERSON)
-    if head_referee:
-        raise errors.SecondPersonRequired(errors.SECOND_PERSON_COUNT)
+    if result.counted_by_id is not None and result.counted_by_id == by.pk:
+        if result.from_paper:
+            raise errors.SecondPersonRequired(errors.SECOND_PERSON)
+        if head_referee:
+            raise errors.SecondPersonRequired(errors.SECOND_PERSON_COUNT)
+    # An amendment always leaves its reason (and a later reopening its own): a result without
+    # a note has no amended figures, and costs no query here.
+    if result.resolved_note and by.pk in amenders(result):
+        raise errors.SecondPersonRequired(errors.SECOND_PERSON_AMENDED)
+
+
+def amenders(result: GameResult) -> set[int]:
+    """Who amended the figures the result now has: the authors of its amendments since its
+    last paper sheet (a sheet replaces the figures; a count never replaces amended ones)."""
+    kinds = ContentType.objects.get_for_models(GameResult, Placement)
+    rows = (
+        LogEntry.objects.filter(
+            Q(content_type=kinds[GameResult], object_id=result.pk)
+            | Q(content_type=kinds[Placement], additional_data__result=result.pk),
+            additional_data__action__in=["result.amend", "result.paper",
+                                         "result.paper.replace"])
+        .order_by("-timestamp", "-pk").values_list("additional_data__action", "actor_id")
+    )
+    out: set[int] = set()
+    for action, actor in rows:
+        if action != "result.amend":
+            break
+        if actor is not None:
+            out.add(actor)
+    return out
 
 
 def confirm_result(

@@ -82,8 +82,18 @@ def test_the_head_referees_day(page, live_server, hall):
     page.fill(f'input[name="net_worth-{first}"]', "4242")
     page.fill("#amend-reason", "Hotel auf der Schlossallee nicht gezählt")
     page.click('[data-action="amend"]')
+    # four eyes: who amended the figures does not rule on them; a second head referee does
+    expect(page.locator("[data-second-person]")).to_contain_text("zweite Person")
+    expect(page.locator('[data-action="confirm"]')).to_have_count(0)
+    deputy = appoint(UserFactory(username="stellvertreter"), StaffRole.Role.HEAD_REFEREE,
+                     tournament)
+    page.context.clear_cookies()
+    login(page, live_server, deputy)
+    page.goto(f"/manage/{tournament.slug}/results/{Game.objects.get(table=tables[0]).pk}/")
     page.fill("#ruling", "Nachgezählt mit beiden Spielern")
     page.click('[data-action="confirm"]')
+    page.context.clear_cookies()
+    login(page, live_server, judge)
     game_one = Game.objects.get(table=tables[0])
     assert game_one.result.status == GameResult.Status.CONFIRMED
     assert game_one.result.placements.get(player_id=first).net_worth == 4242
@@ -115,14 +125,13 @@ def test_the_head_referees_day(page, live_server, hall):
     page.click('[data-action="store-paper"]')
     expect(page.locator("[data-from-paper]")).to_be_visible()
     game_three = Game.objects.get(table=tables[2])
-    # four eyes: who entered the sheet does not confirm it, not even with the table's code
-    page.fill("#code", game_three.confirmation_code)
-    page.click('[data-action="confirm-code"]')
-    expect(page.locator("body")).to_contain_text("auch nicht mit dem Code des Tisches")
+    # four eyes: who entered the sheet does not confirm it, not even with the table's code —
+    # the page says so instead of offering the code field
+    expect(page.locator("[data-second-person]")).to_contain_text(
+        "auch nicht mit dem Code des Tisches")
+    expect(page.locator("#code")).to_have_count(0)
     assert GameResult.objects.get(game=game_three).status == GameResult.Status.COUNTED
     # … a second head referee does
-    deputy = appoint(UserFactory(username="stellvertreter"), StaffRole.Role.HEAD_REFEREE,
-                     tournament)
     page.context.clear_cookies()
     login(page, live_server, deputy)
     page.goto(f"/manage/{tournament.slug}/results/{game_three.pk}/")
@@ -174,7 +183,9 @@ def test_the_head_referees_day(page, live_server, hall):
     ]:
         row = page.locator(f'tr[data-action="{action}"]', has_text=reason).first
         expect(row).to_be_visible()
-        expect(row).to_contain_text("mrmonopoly")
+        # the amended dispute is ruled by the second head referee (four eyes)
+        expect(row).to_contain_text("stellvertreter" if action == "result.resolve"
+                                    else "mrmonopoly")
     shot(page, "audit-log")
     page.set_viewport_size({"width": 360, "height": 740})
     page.goto(desk)

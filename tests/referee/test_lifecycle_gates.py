@@ -129,8 +129,14 @@ def test_a_dispute_is_amended_with_a_reason_and_audited(client, table, judge, ba
     assert game.result.status == GameResult.Status.DISPUTED  # still needs the ruling
     with pytest.raises(errors.ReasonRequired):
         rulings.resolve_dispute(game_id=game.pk, revision=revision_of(game.pk), note="", by=judge)
+    # four eyes: whoever amended the figures does not rule on them (walk2)
+    with pytest.raises(errors.SecondPersonRequired):
+        rulings.resolve_dispute(game_id=game.pk, revision=revision_of(game.pk),
+                                note="Zählung korrigiert", by=judge)
+    second = appoint(UserFactory(username="zweite"), StaffRole.Role.HEAD_REFEREE,
+                     table.round.tournament)
     rulings.resolve_dispute(game_id=game.pk, revision=revision_of(game.pk),
-                            note="Zählung korrigiert", by=judge)
+                            note="Zählung korrigiert", by=second)
     game.refresh_from_db()
     assert game.result.status == GameResult.Status.CONFIRMED
     audit_page = client.get(f"/manage/{slug}/audit/?action=result.amend").content.decode()

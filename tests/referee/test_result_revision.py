@@ -195,7 +195,7 @@ def test_a_stale_amendment_form_does_not_revert_the_bankers_recount(client, bank
     form.update(reason="Hausbank korrigiert", revision=str(seen))
     answer = client.post(f"/manage/{slug}/results/{game.pk}/", form, **EN)
     assert answer.status_code == 409
-    assert "changed since this page was opened (now counted at the console" in (
+    assert "changed since this page was opened (latest change: Result counted, by" in (
         answer.content.decode())
     assert figures(game) == recount
     assert differences(table) == []
