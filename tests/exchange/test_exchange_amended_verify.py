@@ -75,7 +75,7 @@ def amended_sheet():
                              "place": ""} for p in result.placements.all()}
     rulings.amend_result(game_id=result.game_id, figures=figures,
                          reason="Schein falsch addiert", by=other,
-                                                                                        revision=revision_of(result.game_id))
+                         revision=revision_of(result.game_id))
     recompute_standings(tournament_id=tournament.pk)
     assert _words(tournament) == []
     return tournament, winner.player.name, 4600
@@ -117,7 +117,8 @@ def test_an_amended_result_verifies_on_the_imported_copy(amended, request):
     assert _words(copy) == []
     # the entry is the line's, as imported: the audit page names it as it was exported
     entry = LogEntry.objects.get(additional_data__tournament=copy.pk,
-                                 additional_data__action="result.amend", object_id=line.pk)
+                                 additional_data__action="result.amend", object_id=line.pk,
+                                 content_type__model="placement")
     assert entry.content_type.model == "placement" and entry.additional_data["imported"]
 
 

@@ -37,7 +37,7 @@ def amended_sheet():
                              "place": ""} for p in result.placements.all()}
     rulings.amend_result(game_id=result.game_id, figures=figures,
                          reason="Schein falsch addiert", by=other,
-                                                                                        revision=revision_of(result.game_id))
+                         revision=revision_of(result.game_id))
     return tournament, Placement.objects.select_related("player").get(pk=winner.pk)
 
 
