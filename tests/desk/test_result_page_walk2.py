@@ -5,13 +5,14 @@ whoever amended the figures does not confirm them."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 import pytest
 from factories import PlayerFactory, TournamentFactory, UserFactory, appoint
-from gameplay import make_round, play
+from gameplay import T0, make_round, play
 
-from referee import results, rulings
+from referee import paper, results, rulings, services
 from referee.models import GameResult
 from referee.results import revision_of
 from scoring.verify import verify_tournament
@@ -23,6 +24,23 @@ pytestmark = pytest.mark.django_db
 def _verified(tournament) -> None:
     report = verify_tournament(tournament=tournament)
     assert report.ok, report
+
+
+def _table(slug):
+    """A running tournament's table of four, seated."""
+    tournament = TournamentFactory(slug=slug, status=Tournament.Status.RUNNING)
+    people = [PlayerFactory(tournament=tournament) for _ in range(4)]
+    _round, [table] = make_round(tournament, 1, [people])
+    return tournament, table, people
+
+
+def _counted(slug):
+    """A counted game at a table of four; Max is the head referee."""
+    tournament, table, people = _table(slug)
+    judge = appoint(UserFactory(username="mrmonopoly", first_name="Max"),
+                    StaffRole.Role.HEAD_REFEREE, tournament)
+    game = play(table, {p: 2000 - 100 * i for i, p in enumerate(people)}, confirm=False)
+    return tournament, game, judge
 
 
 def _disputed(slug="walk2"):
@@ -170,11 +188,7 @@ def _history(html: str) -> str:
 
 @pytest.mark.parametrize("language", ["de", "en"])
 def test_a_paper_note_is_named_as_the_papers_on_the_page_and_the_desk(client, language):
-    from referee import paper
-
-    tournament = TournamentFactory(slug="papier", status=Tournament.Status.RUNNING)
-    people = [PlayerFactory(tournament=tournament) for _ in range(4)]
-    _round, [table] = make_round(tournament, 1, [people])
+    tournament, table, people = _table("papier")
     organizer = appoint(UserFactory(username="orga"), StaffRole.Role.HEAD_REFEREE, tournament)
     result = paper.enter_paper_result(
         table=table, end_reason="time_limit", ended_at=None, by=organizer,
@@ -214,12 +228,7 @@ def test_an_amendment_reason_on_a_disputed_result_is_no_ruling(client, language)
 
 @pytest.mark.parametrize("language", ["de", "en"])
 def test_a_head_referees_confirmation_of_an_undisputed_result_is_no_ruling(client, language):
-    tournament = TournamentFactory(slug="bestaetigt", status=Tournament.Status.RUNNING)
-    people = [PlayerFactory(tournament=tournament) for _ in range(4)]
-    _round, [table] = make_round(tournament, 1, [people])
-    judge = appoint(UserFactory(username="mrmonopoly", first_name="Max"),
-                    StaffRole.Role.HEAD_REFEREE, tournament)
-    game = play(table, {p: 2000 - 100 * i for i, p in enumerate(people)}, confirm=False)
+    tournament, game, judge = _counted("bestaetigt")
     rulings.resolve_dispute(game_id=game.pk, note="", by=judge, revision=revision_of(game.pk))
     client.force_login(judge)
     lines = _history(_page(client, tournament, game, language).content.decode())
@@ -232,18 +241,7 @@ def test_a_head_referees_confirmation_of_an_undisputed_result_is_no_ruling(clien
 def test_the_history_keeps_the_games_earlier_results(client, language):
     """Confirmed, reopened by the head referee ("Nachzählen"), the count taken back at the
     console and counted anew: the result row is a new one, the history still the game's."""
-    import datetime as dt
-
-    from gameplay import T0
-
-    from referee import services
-
-    tournament = TournamentFactory(slug="nachzaehlen", status=Tournament.Status.RUNNING)
-    people = [PlayerFactory(tournament=tournament) for _ in range(4)]
-    _round, [table] = make_round(tournament, 1, [people])
-    judge = appoint(UserFactory(username="mrmonopoly", first_name="Max"),
-                    StaffRole.Role.HEAD_REFEREE, tournament)
-    game = play(table, {p: 2000 - 100 * i for i, p in enumerate(people)}, confirm=False)
+    tournament, game, judge = _counted("nachzaehlen")
     rulings.resolve_dispute(game_id=game.pk, note="", by=judge, revision=revision_of(game.pk))
     rulings.reopen_result(game_id=game.pk, reason="Nachzählen", by=judge,
                           revision=revision_of(game.pk))
@@ -251,7 +249,7 @@ def test_the_history_keeps_the_games_earlier_results(client, language):
     results.reopen_count(game_id=game.pk, by=judge, revision=revision_of(game.pk),
                          reason="Hausbank falsch")
     services.post_event(game_id=game.pk, author=None, now=T0 + dt.timedelta(minutes=95),
-                        event={"type": "cash", "player": str(people[3].pk), "amount": 9000})
+                        event={"type": "cash", "player": game.players[3], "amount": 9000})
     results.count_result(game_id=game.pk, author=None, revision=revision_of(game.pk))
     assert GameResult.objects.get(game=game).pk != first  # a new row
     client.force_login(judge)
@@ -265,14 +263,9 @@ def test_the_history_keeps_the_games_earlier_results(client, language):
 
 def _amended_by_judge():
     """A counted game whose figures the head referee Max amended; Zora is a second one."""
-    tournament = TournamentFactory(slug="vier-augen", status=Tournament.Status.RUNNING)
-    people = [PlayerFactory(tournament=tournament) for _ in range(4)]
-    _round, [table] = make_round(tournament, 1, [people])
-    judge = appoint(UserFactory(username="mrmonopoly", first_name="Max"),
-                    StaffRole.Role.HEAD_REFEREE, tournament)
+    tournament, game, judge = _counted("vier-augen")
     other = appoint(UserFactory(username="zweiter", first_name="Zora"),
                     StaffRole.Role.HEAD_REFEREE, tournament)
-    game = play(table, {p: 2000 - 100 * i for i, p in enumerate(people)}, confirm=False)
     rulings.amend_result(game_id=game.pk, figures=_figures(game), reason="Addiert",
                          by=judge, revision=revision_of(game.pk))
     return tournament, game, judge, other
@@ -310,11 +303,7 @@ def test_the_page_offers_no_confirmation_to_whoever_would_be_refused(client, lan
 
 
 def test_the_page_offers_no_confirmation_to_whoever_entered_the_paper_sheet(client):
-    from referee import paper
-
-    tournament = TournamentFactory(slug="bogen", status=Tournament.Status.RUNNING)
-    people = [PlayerFactory(tournament=tournament) for _ in range(4)]
-    _round, [table] = make_round(tournament, 1, [people])
+    tournament, table, people = _table("bogen")
     organizer = appoint(UserFactory(username="orga"), StaffRole.Role.ORGANIZER, tournament)
     result = paper.enter_paper_result(
         table=table, end_reason="time_limit", ended_at=None, by=organizer,
