@@ -282,14 +282,14 @@ class ResultStands(Conflict, code="result_stands"):
 
 
 RESULT_CHANGED = _(
-    "The result of table %(table)s changed since this page was opened (%(what)s): reload and "
-    "check it, then decide again."
+    "The result of table %(table)s changed since this page was opened (%(what)s): check the "
+    "result as it is now, then decide again."
 )
 #: What the result is now, as the refusal above names it.
 CHANGED_GONE = _("its count was reopened: there is no result now")
 CHANGED_COUNTED = _("now counted at the console")
 CHANGED_PAPER = _("now entered from the paper sheet")
-CHANGED_AMENDED = _("now amended by the head referee")
+CHANGED_AMENDED = _("now amended by the tournament officials")
 CHANGED_DISPUTED = _("now disputed")
 CHANGED_CONFIRMED = _("now confirmed")
 CHANGED_REOPENED = _("now reopened by the head referee")

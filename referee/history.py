@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from auditlog.models import LogEntry
 from django.contrib.auth.models import User
 from django.contrib.contenttypes.models import ContentType
 from django.db.models import Q
@@ -189,6 +190,8 @@ def result_history(result: GameResult, *, limit: int = 50) -> list[HistoryLine]:
             pid = int(player) if player is not None and str(player).isdigit() else (
                 placements.get(entry.object_id))
             words = _placement_changes(changes, names.get(pid, ""))
+        elif entry.action == LogEntry.Action.DELETE:
+            words = []  # a count taken back: its fields all going is no change to name
         else:
             words = _result_changes(changes, users, reason, code)
         out.append(HistoryLine(

@@ -301,10 +301,11 @@ def test_a_sheet_for_a_round_not_started_is_refused_with_what_to_do(client, tabl
     _seated_only(table)
     page = client.get(url(table), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "data-round-not-started" in page and "start round 1 on the round desk first" in page
+    assert 'data-form="paper"' not in page  # no sheet to type for nothing
     response = client.post(url(table), sheet(seats), HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 400
     html = response.content.decode()
-    assert "data-paper-refused" in html
+    assert "data-paper-refused" not in html  # no "check the marked lines": none is wrong
     assert "Round 1 has not started: start round 1 on the round desk first" in html
     assert not GameResult.objects.exists()
     german = client.post(url(table), sheet(seats)).content.decode()
@@ -440,7 +441,7 @@ def test_a_paper_result_amended_says_so_on_the_public_table_page(
     slug = table.round.tournament.slug
     html = Client().get(f"/t/{slug}/tables/1/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "data-amended-figures" in html
-    assert "Places and net worth as amended by the head referee. Provisional until the result " \
+    assert "Places and net worth as amended by the tournament officials. Provisional until the result " \
            "is confirmed." in html
     assert "as entered from the paper sheet" not in html
     assert "data-from-paper" in html  # still said where it came from

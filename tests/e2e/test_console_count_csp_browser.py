@@ -55,7 +55,7 @@ def test_the_count_violates_no_content_security_policy(browser, live_server, lan
     form.locator(".btn-confirm").click()
     page.wait_for_function("() => window.MCS && MCS.bankerConsole && "
                            "MCS.bankerConsole.queue().length === 0")
-    page.wait_for_selector(f'tr[data-standing="{anna}"] >> text=1234')
+    page.wait_for_selector(f'tr[data-standing="{anna}"] >> text=/1[.,]234/')
     step("cash saved")
     page.locator('[data-testid="count-finished"]').click()
     page.wait_for_selector('[data-result="counted"]')

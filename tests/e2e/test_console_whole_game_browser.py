@@ -259,7 +259,7 @@ def test_a_karlsruhe_game_from_the_deal_to_the_confirmed_result(page, live_serve
         cash = game_of(table).events.filter(type="cash").get().data
         assert cash["player"] == keys["Anna"] and cash["amount"] == 1234
         anna_row = page.locator(f'tr[data-standing="{keys["Anna"]}"]')
-        assert "1234" in anna_row.inner_text()
+        assert "1.234" in anna_row.inner_text()  # grouped as every figure
         shot(page, "06-count")
         no_horizontal_scroll(page)
         page.locator('[data-testid="count-finished"]').click()

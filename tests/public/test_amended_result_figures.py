@@ -145,9 +145,9 @@ def test_the_table_page_says_the_figures_are_amended_not_counted(amended):
     """Walk 2: after the amendment the caption still said "as counted at the end"."""
     tournament, _table, _game, _dieter = amended
     for language, words, counted in (
-        ("en", "Places and net worth as amended by the head referee; the result is confirmed.",
+        ("en", "Places and net worth as amended by the tournament officials; the result is confirmed.",
          "as counted at the end"),
-        ("de", "Plätze und Vermögen wie vom Oberschiedsrichter korrigiert; das Ergebnis ist "
+        ("de", "Plätze und Vermögen wie von der Turnierleitung korrigiert; das Ergebnis ist "
                "bestätigt.", "wie am Ende gezählt"),
     ):
         html = Client().get(f"/t/{tournament.slug}/tables/1/",

@@ -69,7 +69,7 @@ def test_a_paper_result_replaces_the_live_game_on_the_console(client, banker, ju
     assert 'data-testid="reopen-count"' not in page and 'data-action="count"' not in page
     assert 'name="code"' in page  # the players' code may still confirm it
     for seat, row in enumerate(table.seats.order_by("position"), start=1):
-        assert re.search(rf'data-standing="{row.player_id}".*?<b>{3000 - 100 * seat}</b>',
+        assert re.search(rf'data-standing="{row.player_id}".*?<b>{3000 - 100 * seat:,}</b>',
                          page, re.S)
     assert '"status": "finished"' in page or "&quot;status&quot;: &quot;finished&quot;" in page
 
@@ -109,15 +109,15 @@ def test_an_amended_line_says_so_and_shows_the_counted_figure(client, banker, ju
     client.force_login(banker)
     shown = text(fragment(client, table))
     assert "Placements as counted" not in shown
-    assert "Placements, amended by the head referee" in shown
-    assert "Amended by the head referee: Hotel vergessen" in shown
+    assert "Placements, amended by the tournament officials" in shown
+    assert "Amended by the tournament officials: Hotel vergessen" in shown
     after = f"{before + 5000:,}"
-    assert f"amended by the head referee: counted {before:,} → {after}" in shown
+    assert f"amended by the tournament officials: counted {before:,} → {after}" in shown
     assert f"The count's parts (of {before:,})" in shown
     # the lines the amendment only moved down keep their figure: no "counted x → x"
-    assert shown.count("amended by the head referee: counted") == 1
+    assert shown.count("amended by the tournament officials: counted") == 1
     german = text(fragment(client, table, DE))
-    assert "vom Oberschiedsrichter geändert" in german.lower() or "Oberschiedsrichter" in german
+    assert "von der Turnierleitung korrigiert" in german
 
 
 # --------------------------------------------------------------------------- 3 and 4. dispute

@@ -230,8 +230,8 @@ def test_every_result_write_is_refused_against_an_older_revision(banker, judge, 
     with pytest.raises(errors.ResultChanged) as refused:
         calls[write]()
     assert refused.value.http_status == 409
-    assert "reload" in refused.value.message_in("en")
-    assert "neu laden" in refused.value.message_in("de")
+    assert "check the result as it is now" in refused.value.message_in("en")
+    assert "wie es jetzt ist" in refused.value.message_in("de")
     after = GameResult.objects.get(game=game)
     assert (after.status, after.revision) == (before.status, before.revision)
 
