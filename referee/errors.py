@@ -309,8 +309,9 @@ STANDS_PAPER = _(
     "the head referee rules on it)."
 )
 STANDS_AMENDED = _(
-    "The head referee amended the result of table %(table)s: the console does not count over "
-    "the amendment. The head referee decides (confirm it, or reopen the result at the desk)."
+    "The tournament officials amended the result of table %(table)s: the console does not "
+    "count over the amendment. The head referee decides (confirm it, or reopen the result at "
+    "the desk)."
 )
 STANDS_DISPUTED = _(
     "The result of table %(table)s is disputed: the head referee rules on it at the desk (with "

@@ -467,3 +467,7 @@ def test_the_card_of_a_paper_result_whose_game_never_started_names_the_winner(
     assert "–:––" not in card and "data-clock" not in card
     overview = Client().get(f"/t/{slug}/tables/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
     assert f"{winner}: <strong>Anna Test</strong>" in overview
+    # the table's own page: no empty clock either (walk 3), the same mark
+    page = Client().get(f"/t/{slug}/tables/{table.number}/",
+                        HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert f"data-from-paper>{words}</span>" in page and "–:––" not in page
