@@ -29,18 +29,20 @@ from tournament.rounds import services as tournament_services
 from tournament.wording import lazy_format, lazy_join
 
 
+def _unconfirmed(tables) -> list[tuple[int, int]]:
+    """(round, table) numbers of those tables without a confirmed result (a result reopened
+    after its round closed counts as none), in round and table order."""
+    confirmed = set(GameResult.objects.filter(
+        game__table__in=tables, status=GameResult.Status.CONFIRMED,
+    ).values_list("game__table_id", flat=True))
+    return [(number, table) for pk, number, table in
+            tables.order_by("round__number", "number").values_list("pk", "round__number", "number")
+            if pk not in confirmed]
+
+
 def missing_results(round_: Round) -> list[int]:
     """Numbers of the round's tables without a confirmed result."""
-    confirmed = set(
-        GameResult.objects.filter(
-            game__table__round=round_, status=GameResult.Status.CONFIRMED
-        ).values_list("game__table_id", flat=True)
-    )
-    return [
-        number
-        for pk, number in round_.tables.order_by("number").values_list("pk", "number")
-        if pk not in confirmed
-    ]
+    return [table for _round, table in _unconfirmed(round_.tables.all())]
 
 
 @transaction.atomic
@@ -80,15 +82,8 @@ def qualifiers(*, tournament: Tournament) -> list[Player]:
 def unconfirmed_preliminaries(tournament: Tournament) -> list[tuple[int, int]]:
     """(round, table) of every preliminary table without a confirmed result: a result reopened
     after its round closed too (it does not count, so the final would be seated without it)."""
-    confirmed = set(GameResult.objects.filter(
-        game__table__round__tournament=tournament, status=GameResult.Status.CONFIRMED,
-    ).values_list("game__table_id", flat=True))
-    return [
-        (number, table) for pk, number, table in
-        Table.objects.filter(round__tournament=tournament, round__kind=Round.Kind.PRELIMINARY)
-        .order_by("round__number", "number").values_list("pk", "round__number", "number")
-        if pk not in confirmed
-    ]
+    return _unconfirmed(Table.objects.filter(round__tournament=tournament,
+                                             round__kind=Round.Kind.PRELIMINARY))
 
 
 def _check_confirmed(tournament: Tournament) -> None:

@@ -22,7 +22,7 @@ from referee import changes, errors, results, services
 from referee.feed import amount
 from referee.models import Game, GameResult, Placement
 from tournament import audit
-from tournament.models import Round, Table
+from tournament.models import Table
 
 END_REASONS = ("time_limit", "second_bankruptcy", "last_player_standing", "agreed")
 BREAKDOWN = ("cash", "deeds", "mortgaged", "houses", "hotels")
@@ -121,7 +121,6 @@ def _line_problems(line: PaperLine, name: str, count: int) -> list[errors.PaperP
 
 
 #: A round in these states has not started: the system never saw its games begin.
-NOT_STARTED = (Round.Status.DRAFT, Round.Status.SEATED, Round.Status.LOCKED)
 ENDED_AT_TOLERANCE = dt.timedelta(minutes=1)  # the sheet's clock and the server's may differ
 
 
@@ -131,7 +130,7 @@ def not_started(table: Table) -> errors.PaperProblem | None:
     (its clock, its start, the round's close). Start the round first — it may have been
     played on paper while the Wi-Fi was down."""
     played = table.round
-    if played.status not in NOT_STARTED:
+    if played.status not in results.NOT_STARTED:
         return None
     return errors.PaperProblem(errors.PAPER_ROUND_NOT_STARTED, number=played.number,
                                table=table.number)

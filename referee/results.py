@@ -33,6 +33,10 @@ def result_changed(game: Game, *, kind: changes.Kind) -> None:
     follow.changed([game.table_id])
 
 
+#: A round's states before it starts: nothing of it is counted or entered yet.
+NOT_STARTED = (Round.Status.DRAFT, Round.Status.SEATED, Round.Status.LOCKED)
+
+
 def round_gate(game: Game, result: GameResult | None, *, by: User | None) -> str:
     """The console counts, disputes and confirms only while the table's round runs. A round
     not started yet (drafted, seated, locked) says so: start it first. Once the round is
@@ -49,7 +53,7 @@ def round_gate(game: Game, result: GameResult | None, *, by: User | None) -> str
         )
     if status == Round.Status.RUNNING:
         return ""
-    if status in (Round.Status.DRAFT, Round.Status.SEATED, Round.Status.LOCKED):
+    if status in NOT_STARTED:
         raise errors.RoundNotStarted(errors.ROUND_NOT_STARTED, params={"number": number})
     reopened = result is not None and result.reopened_at is not None
     if reopened and by is not None and access.is_head_referee(by, tournament_id):
@@ -73,18 +77,20 @@ def revision_of(game_id: int) -> int:
     return Game.objects.filter(pk=game_id).values_list("result_revision", flat=True).get()
 
 
-def standing_record(result: GameResult | None) -> str:
+def standing_record(result: GameResult | None, *, amended: bool | None = None) -> str:
     """What staff recorded in a pending result, which no console count replaces: "paper" (the
-    sheet), "amended" (the head referee's figures), "disputed"; "" for a plain count."""
+    sheet), "amended" (the officials' figures), "disputed"; "" for a plain count.
+    ``amended``: whether a placement carries an amended figure (read from the placements
+    when not given: a caller that has them passes it, no query)."""
     if result is None or result.status == GameResult.Status.CONFIRMED:
         return ""
     if result.from_paper:
         return "paper"
     if result.status == GameResult.Status.DISPUTED:
         return "disputed"
-    if any(p.breakdown.get("amended") for p in result.placements.all()):
-        return "amended"
-    return ""
+    if amended is None:
+        amended = any(p.breakdown.get("amended") for p in result.placements.all())
+    return "amended" if amended else ""
 
 
 def note_label(result: GameResult, *, amended: bool | None = None) -> str:
@@ -127,13 +133,17 @@ def write_label(code: str, changed: dict) -> str:
 def latest_write(result: GameResult):
     """The newest audit entry of a result (its own row or its placements'): the write that
     made a page showing an older revision stale. None when nothing is recorded."""
+    return (result_entries(result).select_related("actor")
+            .order_by("-timestamp", "-pk").first())
+
+
+def result_entries(result: GameResult):
+    """The audit entries of a result: its own row's and its placements' (placements' entries
+    name their result: ``Placement.get_additional_data``)."""
     kinds = ContentType.objects.get_for_models(GameResult, Placement)
-    return (
-        LogEntry.objects.filter(
-            Q(content_type=kinds[GameResult], object_id=result.pk)
-            | Q(content_type=kinds[Placement], additional_data__result=result.pk))
-        .select_related("actor").order_by("-timestamp", "-pk").first()
-    )
+    return LogEntry.objects.filter(
+        Q(content_type=kinds[GameResult], object_id=result.pk)
+        | Q(content_type=kinds[Placement], additional_data__result=result.pk))
 
 
 def _changed_words(result: GameResult | None):
@@ -336,13 +346,9 @@ def check_second_person(result: GameResult, *, by: User | None, head_referee: bo
 def amenders(result: GameResult) -> set[int]:
     """Who amended the figures the result now has: the authors of its amendments since its
     last paper sheet (a sheet replaces the figures; a count never replaces amended ones)."""
-    kinds = ContentType.objects.get_for_models(GameResult, Placement)
     rows = (
-        LogEntry.objects.filter(
-            Q(content_type=kinds[GameResult], object_id=result.pk)
-            | Q(content_type=kinds[Placement], additional_data__result=result.pk),
-            additional_data__action__in=["result.amend", "result.paper",
-                                         "result.paper.replace"])
+        result_entries(result).filter(additional_data__action__in=[
+            "result.amend", "result.paper", "result.paper.replace"])
         .order_by("-timestamp", "-pk").values_list("additional_data__action", "actor_id")
     )
     out: set[int] = set()

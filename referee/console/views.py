@@ -106,15 +106,9 @@ def _result_forms(game: Game, context: dict) -> dict:
     refused), and what staff recorded that the console does not replace (``standing``: paper,
     amended, disputed; read from the placements the picture has, no query)."""
     result = context.get("result")
-    standing = ""
-    if result is not None and result.status != GameResult.Status.CONFIRMED:
-        if result.from_paper:
-            standing = "paper"
-        elif result.status == GameResult.Status.DISPUTED:
-            standing = "disputed"
-        elif any((row.get("breakdown") or {}).get("amended") for row in context["count_rows"]):
-            standing = "amended"
-    return {"revision": results.current_revision(game, result), "standing": standing}
+    amended = any((row.get("breakdown") or {}).get("amended") for row in context["count_rows"])
+    return {"revision": results.current_revision(game, result),
+            "standing": results.standing_record(result, amended=amended)}
 
 
 def _urls(table: Table) -> dict[str, str]:
